@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npu_dma: one character device per NPU.
+ *
+ * Engines (edu, sim) create an npu_dma_device for each NPU they drive and
+ * remove it when they go away. The device structure is refcounted through
+ * its embedded struct device: the class device, every open file and the
+ * engine each hold a reference, so an engine can be unbound while files
+ * are still open; those files then see -ENODEV.
+ */
+
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+
+#include "npu_dma.h"
+
+static dev_t npu_dma_devt;
+static DEFINE_IDA(npu_dma_ida);
+
+static struct class npu_dma_class = {
+	.name = NPU_DMA_NAME,
+	.dev_groups = npu_dma_dev_groups,
+};
+
+static int npu_dma_open(struct inode *inode, struct file *file)
+{
+	struct npu_dma_device *ndev =
+		container_of(inode->i_cdev, struct npu_dma_device, cdev);
+	int ret = 0;
+
+	down_read(&ndev->gone_lock);
+	if (ndev->gone)
+		ret = -ENODEV;
+	else
+		get_device(&ndev->dev);
+	up_read(&ndev->gone_lock);
+	if (ret)
+		return ret;
+
+	file->private_data = ndev;
+	return nonseekable_open(inode, file);
+}
+
+static int npu_dma_release(struct inode *inode, struct file *file)
+{
+	struct npu_dma_device *ndev = file->private_data;
+
+	put_device(&ndev->dev);
+	return 0;
+}
+
+static long npu_dma_ioctl(struct file *file, unsigned int cmd,
+			  unsigned long arg)
+{
+	return -ENOTTY;
+}
+
+static const struct file_operations npu_dma_fops = {
+	.owner = THIS_MODULE,
+	.open = npu_dma_open,
+	.release = npu_dma_release,
+	.unlocked_ioctl = npu_dma_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = no_llseek,
+};
+
+static void npu_dma_dev_release(struct device *dev)
+{
+	struct npu_dma_device *ndev = to_npu_dma_device(dev);
+
+	ida_free(&npu_dma_ida, ndev->index);
+	put_device(ndev->parent);
+	kfree(ndev);
+}
+
+/**
+ * npu_dma_device_create() - allocate an NPU for an engine
+ * @parent: the engine's bus device
+ * @backend: engine kind
+ * @ops: engine operations, must outlive npu_dma_device_remove()
+ * @engine: engine private data
+ *
+ * The caller fills in the memory size and channel count, then calls
+ * npu_dma_device_add(). On failure after this point, put_device() frees.
+ *
+ * Return: the device or an ERR_PTR().
+ */
+struct npu_dma_device *npu_dma_device_create(struct device *parent,
+					     enum npu_dma_backend backend,
+					     const struct npu_dma_engine_ops *ops,
+					     void *engine)
+{
+	struct npu_dma_device *ndev;
+	int index;
+
+	ndev = kzalloc(sizeof(*ndev), GFP_KERNEL);
+	if (!ndev)
+		return ERR_PTR(-ENOMEM);
+
+	index = ida_alloc_max(&npu_dma_ida, NPU_DMA_MAX_DEVICES - 1, GFP_KERNEL);
+	if (index < 0) {
+		kfree(ndev);
+		return ERR_PTR(index);
+	}
+
+	ndev->index = index;
+	ndev->parent = get_device(parent);
+	ndev->backend = backend;
+	ndev->ops = ops;
+	ndev->engine = engine;
+	init_rwsem(&ndev->gone_lock);
+
+	device_initialize(&ndev->dev);
+	ndev->dev.class = &npu_dma_class;
+	ndev->dev.parent = parent;
+	ndev->dev.devt = MKDEV(MAJOR(npu_dma_devt), index);
+	ndev->dev.release = npu_dma_dev_release;
+	dev_set_drvdata(&ndev->dev, ndev);
+	cdev_init(&ndev->cdev, &npu_dma_fops);
+	ndev->cdev.owner = THIS_MODULE;
+
+	return ndev;
+}
+
+/**
+ * npu_dma_device_add() - make an NPU visible as /dev/npu_dmaN
+ * @ndev: device from npu_dma_device_create()
+ *
+ * Return: 0 or a negative errno; on failure the caller still owns its
+ * reference and drops it with put_device().
+ */
+int npu_dma_device_add(struct npu_dma_device *ndev)
+{
+	int ret;
+
+	ret = dev_set_name(&ndev->dev, NPU_DMA_NAME "%d", ndev->index);
+	if (ret)
+		return ret;
+
+	ret = cdev_device_add(&ndev->cdev, &ndev->dev);
+	if (ret) {
+		dev_err(ndev->parent, "Failed to add %s: %d\n",
+			dev_name(&ndev->dev), ret);
+		return ret;
+	}
+
+	dev_info(ndev->parent, "%s: %s engine, %llu MiB device memory\n",
+		 dev_name(&ndev->dev), ndev->ops->name, ndev->mem_size >> 20);
+	return 0;
+}
+
+/**
+ * npu_dma_device_remove() - detach an NPU from its engine
+ * @ndev: device added with npu_dma_device_add()
+ *
+ * After this returns no file operation will call into the engine, and
+ * the engine may free its resources. Drops the engine's reference.
+ */
+void npu_dma_device_remove(struct npu_dma_device *ndev)
+{
+	cdev_device_del(&ndev->cdev, &ndev->dev);
+
+	down_write(&ndev->gone_lock);
+	ndev->gone = true;
+	ndev->ops = NULL;
+	ndev->engine = NULL;
+	up_write(&ndev->gone_lock);
+
+	put_device(&ndev->dev);
+}
+
+int npu_dma_chrdev_init(void)
+{
+	int ret;
+
+	ret = alloc_chrdev_region(&npu_dma_devt, 0, NPU_DMA_MAX_DEVICES,
+				  NPU_DMA_NAME);
+	if (ret)
+		return ret;
+
+	ret = class_register(&npu_dma_class);
+	if (ret) {
+		unregister_chrdev_region(npu_dma_devt, NPU_DMA_MAX_DEVICES);
+		return ret;
+	}
+	return 0;
+}
+
+void npu_dma_chrdev_exit(void)
+{
+	class_unregister(&npu_dma_class);
+	unregister_chrdev_region(npu_dma_devt, NPU_DMA_MAX_DEVICES);
+	ida_destroy(&npu_dma_ida);
+}

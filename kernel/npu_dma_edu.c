@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npu_dma: engine for QEMU's edu PCI device (PCI ID 1234:11e8).
+ *
+ * The card has one DMA channel and a 4 KiB buffer; see
+ * Documentation/device.rst for what it can do and how QEMU 7.2 breaks.
+ */
+
+#include <linux/completion.h>
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/io.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+
+#include "npu_dma.h"
+#include "npu_dma_edu_reg.h"
+
+#define EDU_VENDOR_ID		0x1234
+#define EDU_DEVICE_ID		0x11e8
+#define EDU_SELFTEST_TIMEOUT	msecs_to_jiffies(2000)
+
+static unsigned int edu_dma_bits = 28;
+module_param(edu_dma_bits, uint, 0444);
+MODULE_PARM_DESC(edu_dma_bits,
+		 "DMA address bits of the edu devices; must match QEMU's dma_mask property (24..64, default 28)");
+
+static unsigned int edu_mem_mb = 16;
+module_param(edu_mem_mb, uint, 0444);
+MODULE_PARM_DESC(edu_mem_mb,
+		 "Device memory of each edu NPU in MiB, reserved from host RAM (1..1024, default 16)");
+
+/**
+ * struct npu_dma_edu - one edu card
+ * @pdev: its PCI function
+ * @regs: BAR0
+ * @ndev: the NPU it backs
+ * @selftest_done: completed by the IRQ handler on EDU_IRQ_SELFTEST
+ * @dma_done: completed by the IRQ handler on EDU_IRQ_DMA
+ */
+struct npu_dma_edu {
+	struct pci_dev *pdev;
+	void __iomem *regs;
+	struct npu_dma_device *ndev;
+	struct completion selftest_done;
+	struct completion dma_done;
+};
+
+static const struct npu_dma_engine_ops npu_edu_ops = {
+	.name = "edu",
+};
+
+static irqreturn_t npu_edu_irq(int irq, void *data)
+{
+	struct npu_dma_edu *edu = data;
+	u32 status;
+
+	status = ioread32(edu->regs + EDU_REG_IRQ_STATUS);
+	if (!status)
+		return IRQ_NONE;	/* shared INTx line, not ours */
+
+	/* Ack also with MSI: otherwise the status never clears. */
+	iowrite32(status, edu->regs + EDU_REG_IRQ_ACK);
+	if (status & EDU_IRQ_SELFTEST)
+		complete(&edu->selftest_done);
+	if (status & EDU_IRQ_DMA)
+		complete(&edu->dma_done);
+	return IRQ_HANDLED;
+}
+
+static int npu_edu_check_id(struct npu_dma_edu *edu)
+{
+	struct device *dev = &edu->pdev->dev;
+	u32 id, probe = 0x5a5aa5a5;
+
+	id = ioread32(edu->regs + EDU_REG_ID);
+	if ((id & EDU_ID_MAGIC_MASK) != EDU_ID_MAGIC || EDU_ID_MAJOR(id) != 1) {
+		dev_err(dev, "Unsupported edu ID register 0x%08x\n", id);
+		return -ENODEV;
+	}
+
+	iowrite32(probe, edu->regs + EDU_REG_LIVENESS);
+	if (ioread32(edu->regs + EDU_REG_LIVENESS) != ~probe) {
+		dev_err(dev, "Failed liveness check\n");
+		return -EIO;
+	}
+
+	dev_dbg(dev, "edu %u.%u\n", EDU_ID_MAJOR(id), EDU_ID_MINOR(id));
+	return 0;
+}
+
+static void npu_edu_free_vectors(void *pdev)
+{
+	pci_free_irq_vectors(pdev);
+}
+
+/* MSI if the platform gives it, else the (shared) INTx line. */
+static int npu_edu_irq_init(struct npu_dma_edu *edu)
+{
+	struct pci_dev *pdev = edu->pdev;
+	int ret;
+
+	ret = pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_MSI | PCI_IRQ_LEGACY);
+	if (ret < 0) {
+		dev_err(&pdev->dev, "Failed to allocate IRQ vector: %d\n", ret);
+		return ret;
+	}
+	ret = devm_add_action_or_reset(&pdev->dev, npu_edu_free_vectors, pdev);
+	if (ret)
+		return ret;
+
+	ret = devm_request_irq(&pdev->dev, pci_irq_vector(pdev, 0), npu_edu_irq,
+			       IRQF_SHARED, NPU_DMA_NAME, edu);
+	if (ret)
+		dev_err(&pdev->dev, "Failed to request IRQ: %d\n", ret);
+	return ret;
+}
+
+/*
+ * Raise an interrupt through the card's raise register and wait for it:
+ * proves the whole MSI/INTx path before any DMA depends on it.
+ */
+static int npu_edu_irq_selftest(struct npu_dma_edu *edu)
+{
+	reinit_completion(&edu->selftest_done);
+	iowrite32(EDU_IRQ_SELFTEST, edu->regs + EDU_REG_IRQ_RAISE);
+	if (!wait_for_completion_timeout(&edu->selftest_done,
+					 EDU_SELFTEST_TIMEOUT)) {
+		dev_err(&edu->pdev->dev, "No interrupt from the device\n");
+		return -EIO;
+	}
+	return 0;
+}
+
+static int npu_edu_register(struct npu_dma_edu *edu)
+{
+	struct npu_dma_device *ndev;
+	int ret;
+
+	ndev = npu_dma_device_create(&edu->pdev->dev, NPU_DMA_BACKEND_EDU,
+				     &npu_edu_ops, edu);
+	if (IS_ERR(ndev))
+		return PTR_ERR(ndev);
+
+	ndev->mem_size = (u64)edu_mem_mb << 20;
+	ndev->nr_channels = 1;
+	ret = npu_dma_device_add(ndev);
+	if (ret) {
+		put_device(&ndev->dev);
+		return ret;
+	}
+	edu->ndev = ndev;
+	return 0;
+}
+
+static int npu_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct device *dev = &pdev->dev;
+	struct npu_dma_edu *edu;
+	int ret;
+
+	edu = devm_kzalloc(dev, sizeof(*edu), GFP_KERNEL);
+	if (!edu)
+		return -ENOMEM;
+	edu->pdev = pdev;
+	init_completion(&edu->selftest_done);
+	init_completion(&edu->dma_done);
+
+	ret = pcim_enable_device(pdev);
+	if (ret) {
+		dev_err(dev, "Failed to enable device: %d\n", ret);
+		return ret;
+	}
+	if (pci_resource_len(pdev, EDU_BAR) < EDU_BAR_SIZE) {
+		dev_err(dev, "BAR%d too small\n", EDU_BAR);
+		return -ENODEV;
+	}
+	ret = pcim_iomap_regions(pdev, BIT(EDU_BAR), NPU_DMA_NAME);
+	if (ret) {
+		dev_err(dev, "Failed to map BAR%d: %d\n", EDU_BAR, ret);
+		return ret;
+	}
+	edu->regs = pcim_iomap_table(pdev)[EDU_BAR];
+
+	ret = npu_edu_check_id(edu);
+	if (ret)
+		return ret;
+
+	ret = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(edu_dma_bits));
+	if (ret) {
+		dev_err(dev, "Failed to set %u-bit DMA mask: %d\n",
+			edu_dma_bits, ret);
+		return ret;
+	}
+	pci_set_master(pdev);
+
+	ret = npu_edu_irq_init(edu);
+	if (ret)
+		return ret;
+	ret = npu_edu_irq_selftest(edu);
+	if (ret)
+		return ret;
+
+	ret = npu_edu_register(edu);
+	if (ret)
+		return ret;
+	pci_set_drvdata(pdev, edu);
+	return 0;
+}
+
+static void npu_edu_remove(struct pci_dev *pdev)
+{
+	struct npu_dma_edu *edu = pci_get_drvdata(pdev);
+
+	npu_dma_device_remove(edu->ndev);
+}
+
+static const struct pci_device_id npu_edu_ids[] = {
+	{ PCI_DEVICE(EDU_VENDOR_ID, EDU_DEVICE_ID) },
+	{ }
+};
+MODULE_DEVICE_TABLE(pci, npu_edu_ids);
+
+static struct pci_driver npu_edu_driver = {
+	.name = NPU_DMA_NAME "_edu",
+	.id_table = npu_edu_ids,
+	.probe = npu_edu_probe,
+	.remove = npu_edu_remove,
+};
+
+int npu_dma_edu_init(void)
+{
+	if (edu_dma_bits < 24 || edu_dma_bits > 64) {
+		pr_err(NPU_DMA_NAME ": edu_dma_bits=%u out of range (24..64)\n",
+		       edu_dma_bits);
+		return -EINVAL;
+	}
+	if (!edu_mem_mb || edu_mem_mb > 1024) {
+		pr_err(NPU_DMA_NAME ": edu_mem_mb=%u out of range (1..1024)\n",
+		       edu_mem_mb);
+		return -EINVAL;
+	}
+	return pci_register_driver(&npu_edu_driver);
+}
+
+void npu_dma_edu_exit(void)
+{
+	pci_unregister_driver(&npu_edu_driver);
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npu_dma: software-simulated NPUs.
+ *
+ * Each simulated NPU is a platform device "npu_dma_sim.N" bound to the
+ * driver below, so it looks to the driver core (and to sysfs) like any
+ * other device. nr_sim instances are created at module load.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+
+#include "npu_dma.h"
+
+#define NPU_SIM_DRV_NAME	NPU_DMA_NAME "_sim"
+#define NPU_SIM_MAX_DEVICES	32
+#define NPU_SIM_MAX_CHANNELS	16
+#define NPU_SIM_MAX_MEM_MB	(1024 * 1024)
+
+static unsigned int sim_mem_mb = 16384;
+module_param(sim_mem_mb, uint, 0444);
+MODULE_PARM_DESC(sim_mem_mb,
+		 "Device memory of each simulated NPU in MiB, backed on first use (1..1048576, default 16384)");
+
+static unsigned int sim_channels = 4;
+module_param(sim_channels, uint, 0444);
+MODULE_PARM_DESC(sim_channels,
+		 "DMA channels of each simulated NPU (1..16, default 4)");
+
+/**
+ * struct npu_dma_sim - one simulated NPU
+ * @ndev: the NPU it backs
+ */
+struct npu_dma_sim {
+	struct npu_dma_device *ndev;
+};
+
+static const struct npu_dma_engine_ops npu_sim_ops = {
+	.name = "sim",
+};
+
+static struct platform_device *npu_sim_pdevs[NPU_SIM_MAX_DEVICES];
+static unsigned int npu_sim_count;
+
+static int npu_sim_probe(struct platform_device *pdev)
+{
+	struct npu_dma_device *ndev;
+	struct npu_dma_sim *sim;
+	int ret;
+
+	sim = devm_kzalloc(&pdev->dev, sizeof(*sim), GFP_KERNEL);
+	if (!sim)
+		return -ENOMEM;
+
+	/* The engine addresses host pages directly: any address goes. */
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+
+	ndev = npu_dma_device_create(&pdev->dev, NPU_DMA_BACKEND_SIM,
+				     &npu_sim_ops, sim);
+	if (IS_ERR(ndev))
+		return PTR_ERR(ndev);
+	ndev->mem_size = (u64)sim_mem_mb << 20;
+	ndev->nr_channels = sim_channels;
+
+	ret = npu_dma_device_add(ndev);
+	if (ret) {
+		put_device(&ndev->dev);
+		return ret;
+	}
+	sim->ndev = ndev;
+	platform_set_drvdata(pdev, sim);
+	return 0;
+}
+
+static int npu_sim_remove(struct platform_device *pdev)
+{
+	struct npu_dma_sim *sim = platform_get_drvdata(pdev);
+
+	npu_dma_device_remove(sim->ndev);
+	return 0;
+}
+
+static struct platform_driver npu_sim_driver = {
+	.driver = {
+		.name = NPU_SIM_DRV_NAME,
+	},
+	.probe = npu_sim_probe,
+	.remove = npu_sim_remove,
+};
+
+static int npu_sim_check_params(unsigned int nr_sim)
+{
+	if (nr_sim > NPU_SIM_MAX_DEVICES) {
+		pr_err(NPU_DMA_NAME ": nr_sim=%u out of range (0..%u)\n",
+		       nr_sim, NPU_SIM_MAX_DEVICES);
+		return -EINVAL;
+	}
+	if (!sim_mem_mb || sim_mem_mb > NPU_SIM_MAX_MEM_MB) {
+		pr_err(NPU_DMA_NAME ": sim_mem_mb=%u out of range (1..%u)\n",
+		       sim_mem_mb, NPU_SIM_MAX_MEM_MB);
+		return -EINVAL;
+	}
+	if (!sim_channels || sim_channels > NPU_SIM_MAX_CHANNELS) {
+		pr_err(NPU_DMA_NAME ": sim_channels=%u out of range (1..%u)\n",
+		       sim_channels, NPU_SIM_MAX_CHANNELS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * npu_dma_sim_init() - register the sim driver and create its devices
+ * @nr_sim: number of simulated NPUs
+ *
+ * Return: 0 or a negative errno; nothing is left registered on failure.
+ */
+int npu_dma_sim_init(unsigned int nr_sim)
+{
+	struct platform_device *pdev;
+	int ret;
+
+	ret = npu_sim_check_params(nr_sim);
+	if (ret)
+		return ret;
+
+	ret = platform_driver_register(&npu_sim_driver);
+	if (ret)
+		return ret;
+
+	for (npu_sim_count = 0; npu_sim_count < nr_sim; npu_sim_count++) {
+		pdev = platform_device_register_simple(NPU_SIM_DRV_NAME,
+						       npu_sim_count, NULL, 0);
+		if (IS_ERR(pdev)) {
+			ret = PTR_ERR(pdev);
+			pr_err(NPU_DMA_NAME ": Failed to create sim device %u: %d\n",
+			       npu_sim_count, ret);
+			npu_dma_sim_exit();
+			return ret;
+		}
+		npu_sim_pdevs[npu_sim_count] = pdev;
+	}
+	return 0;
+}
+
+void npu_dma_sim_exit(void)
+{
+	while (npu_sim_count)
+		platform_device_unregister(npu_sim_pdevs[--npu_sim_count]);
+	platform_driver_unregister(&npu_sim_driver);
+}

@@ -1,0 +1,44 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Install everything the build and the tests need on a Debian 12 machine.
+# Idempotent: when every package is present it only runs dpkg-query once
+# and exits, so make targets can call it unconditionally.
+set -eu
+
+PKGS="gcc g++ make pkg-config libc6-dev linux-image-amd64 linux-headers-amd64
+qemu-system-x86 busybox-static cpio check libpci-dev sparse kmod"
+
+missing=""
+for p in $PKGS; do
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$status" = installed ] || missing="$missing $p"
+done
+
+# The image and headers metapackages must resolve to the same ABI: the guest
+# boots exactly the kernel the module is built against.
+if [ -z "$missing" ]; then
+	ver=$(cd /usr/src && ls -d linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+	ver=${ver#linux-headers-}
+	[ -n "$ver" ] && [ -f "/boot/vmlinuz-$ver" ] && exit 0
+	missing="linux-image-amd64 linux-headers-amd64"
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1; then
+		SUDO=sudo
+	else
+		echo "deps.sh: missing packages:$missing (run as root)" >&2
+		exit 1
+	fi
+else
+	SUDO=
+fi
+
+echo "deps.sh: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+# An update is needed on a fresh machine whose lists are empty or stale.
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "deps.sh: done"

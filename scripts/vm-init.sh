@@ -1,0 +1,90 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# /init of the developer VM (packed into the initramfs by tools/npu-vm).
+#
+# Serial ports: ttyS0 carries the command's stdio, ttyS1 is the kernel
+# console (read back by npu-vm to look for oopses and warnings), ttyS2 is
+# the control channel: one "NPU_VM_<WORD> ..." line per milestone.
+#
+# The host's root file system is mounted read-only over 9p and the
+# command runs chrooted into it, so host binaries run unchanged.
+
+/bin/busybox --install -s /bin
+# Busybox first in /bin; after the chroot the same list finds the host's.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+
+ctl() {
+	echo "NPU_VM_$*" > /dev/ttyS2
+}
+
+die() {
+	ctl "FAIL $*"
+	poweroff -f
+}
+
+# Written by npu-vm: MODE CWD PROJECT KO LOAD MODULE_ARGS SHARES
+. /run.conf
+ctl BOOTED
+
+for m in $(cat /modules/order); do
+	insmod "/modules/$m" || die "insmod $m"
+done
+
+H=/host
+mkdir -p $H
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,ro hostroot $H ||
+	die "mount of the host root over 9p"
+
+mount -t proc proc $H/proc
+mount -t sysfs sysfs $H/sys
+mount -t devtmpfs devtmpfs $H/dev
+mkdir -p $H/dev/pts $H/dev/shm
+mount -t devpts devpts $H/dev/pts
+mount -t tmpfs tmpfs $H/dev/shm
+for d in /tmp /run /var/tmp /root; do
+	mount -t tmpfs tmpfs "$H$d"
+done
+mount -t debugfs debugfs $H/sys/kernel/debug
+mount -t tracefs tracefs $H/sys/kernel/tracing 2>/dev/null
+
+i=0
+for dir in $SHARES; do
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 "share$i" "$H$dir" ||
+		die "mount of share $dir"
+	i=$((i + 1))
+done
+
+if [ "$LOAD" = 1 ]; then
+	# shellcheck disable=SC2086
+	chroot $H /sbin/insmod "$KO" $MODULE_ARGS 2>/dev/ttyS2 ||
+		die "insmod $KO $MODULE_ARGS"
+fi
+ctl READY
+
+export HOME=/root LANG=C.UTF-8 NPU_VM=1 NPU_DMA_KO="$KO" NPU_DMA_PROJECT="$PROJECT"
+# Variables given with npu-vm -e, as export lines.
+. /run.env
+
+stty -F /dev/ttyS0 -onlcr 2>/dev/null
+if [ "$MODE" = shell ]; then
+	stty -F /dev/ttyS0 onlcr 2>/dev/null
+	chroot $H /usr/bin/setsid -c /bin/bash -c \
+		'cd "$1" 2>/dev/null; exec bash -i' sh "$CWD" \
+		</dev/ttyS0 >/dev/ttyS0 2>&1
+	rc=$?
+else
+	. /run.cmd
+	chroot $H /bin/sh -c \
+		'cd "$1" || exit 126; shift; exec "$@"' sh "$CWD" "$@" \
+		</dev/null >/dev/ttyS0 2>&1
+	rc=$?
+fi
+
+ctl "RC $rc"
+sync
+poweroff -f
