@@ -54,6 +54,8 @@ mount -t tracefs tracefs $H/sys/kernel/tracing 2>/dev/null
 
 i=0
 for dir in $SHARES; do
+	# Under one of the tmpfs above the directory does not exist yet.
+	mkdir -p "$H$dir" 2>/dev/null
 	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 "share$i" "$H$dir" ||
 		die "mount of share $dir"
 	i=$((i + 1))
@@ -67,6 +69,7 @@ fi
 ctl READY
 
 export HOME=/root LANG=C.UTF-8 NPU_VM=1 NPU_DMA_KO="$KO" NPU_DMA_PROJECT="$PROJECT"
+export NPU_DMA_MODULE_ARGS="$MODULE_ARGS"
 # Variables given with npu-vm -e, as export lines.
 . /run.env
 

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Test runner behind make unit / vmcheck / check. Every Check program's
+# output is kept in build/logs/, so "summary" can end make check with
+# the Check summary line of every suite.
+#
+#   run-checks.sh unit DIR    run every *_ut program under DIR (host)
+#   run-checks.sh vm DIR      run DIR/host/t_* on the host, then
+#                             DIR/runtests.sh in one guest boot
+#   run-checks.sh summary     print the collected summary lines
+set -u
+
+ROOT=${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+LOGS=$ROOT/build/logs
+cd "$ROOT" || exit 1
+
+# Run one program, keep its output under build/logs/<group>/<name>.log.
+run_logged() {
+	local group=$1 name=$2 rc
+	shift 2
+	mkdir -p "$LOGS/$group/$(dirname "$name")"
+	"$@" 2>&1 | tee "$LOGS/$group/$name.log"
+	rc=${PIPESTATUS[0]}
+	return "$rc"
+}
+
+run_unit() {
+	local dir=$1 t failed=0
+	rm -rf "$LOGS/unit"
+	for t in $(find "$dir" -name '*_ut' -type f -perm -u+x | sort); do
+		run_logged unit "${t#"$dir"/}" "$t" || failed=1
+	done
+	return $failed
+}
+
+run_vm() {
+	local dir=$1 t failed=0
+	rm -rf "$LOGS/vm"
+	for t in "$dir"/host/t_*; do
+		case $t in *.c) continue ;; esac
+		run_logged vm "host/$(basename "$t")" "$t" tools/npu-vm || failed=1
+	done
+	run_logged vm guest tools/npu-vm run --no-build --icount -- \
+		"$dir/runtests.sh" || failed=1
+	return $failed
+}
+
+summary() {
+	local f name
+	echo "==== Check summary ===="
+	for f in $(find "$LOGS" -name '*.log' 2>/dev/null | sort); do
+		name=${f#"$LOGS"/}
+		grep -E '^[0-9]+%: Checks: ' "$f" | sed "s|^|${name%.log}: |"
+	done
+}
+
+case "${1:-}" in
+unit) run_unit "$2" ;;
+vm) run_vm "$2" ;;
+summary) summary ;;
+*) echo "usage: $0 unit DIR | vm DIR | summary" >&2; exit 2 ;;
+esac

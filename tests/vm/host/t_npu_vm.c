@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Host-side test of tools/npu-vm itself: exit statuses, the kernel-log
+ * watchdog, timeouts and shares. Each test boots a guest.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "t_util.h"
+
+extern char **environ;
+
+static char npu_vm[4096];
+static char tmpdir[] = "/tmp/t_npu_vm.XXXXXX";
+static char out[1 << 16];
+
+/*
+ * Run npu-vm with argv, stdout and stderr both captured in out[].
+ * Return: its exit status.
+ */
+static int run_npu_vm(const char *const *args)
+{
+	const char *argv[32] = { npu_vm };
+	posix_spawn_file_actions_t fa;
+	char log[256];
+	pid_t pid;
+	int i, status;
+
+	for (i = 0; args[i]; i++)
+		argv[i + 1] = args[i];
+	snprintf(log, sizeof(log), "%s/out", tmpdir);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	ck_assert_int_eq(posix_spawn(&pid, npu_vm, &fa, NULL, (char **)argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(t_read_file(log, out, sizeof(out)), 0);
+	fputs(out, stdout);
+	return WEXITSTATUS(status);
+}
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(test_exit_status_devices_and_share)
+{
+	char script[512], list[4096];
+	const char *args[] = { "run", "--no-build", "--share", tmpdir, "--",
+			       "sh", "-c", script, NULL };
+	int i;
+
+	snprintf(script, sizeof(script), "ls -l /dev/ > %s/dev.txt; exit 3", tmpdir);
+	ck_assert_int_eq(run_npu_vm(args), 3);
+
+	ck_assert_int_eq(t_read_attr(list, sizeof(list), "%s/dev.txt", tmpdir), 0);
+	for (i = 0; i < 4; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "npu_dma%d\n", i);
+		ck_assert_msg(strstr(list, name), "no %s in the guest's /dev", name);
+	}
+	ck_assert_ptr_null(strstr(list, "npu_dma4"));
+}
+END_TEST
+
+START_TEST(test_false_fails)
+{
+	const char *args[] = { "run", "--no-build", "--", "false", NULL };
+
+	ck_assert_int_eq(run_npu_vm(args), 1);
+}
+END_TEST
+
+START_TEST(test_output_is_streamed_verbatim)
+{
+	const char *args[] = { "run", "--no-build", "--", "printf", "a b\\nc\\n", NULL };
+
+	ck_assert_int_eq(run_npu_vm(args), 0);
+	ck_assert_str_eq(out, "a b\nc");
+}
+END_TEST
+
+START_TEST(test_kernel_warning_fails_the_run)
+{
+	const char *args[] = { "run", "--no-build", "--module-args", "test_hooks=1",
+			       "--", "sh", "-c",
+			       "echo 1 > /sys/kernel/debug/npu_dma/test_warn", NULL };
+
+	ck_assert_int_eq(run_npu_vm(args), 125);
+	ck_assert_ptr_nonnull(strstr(out, "WARNING:"));
+	ck_assert_ptr_nonnull(strstr(out, "warning requested through debugfs"));
+	ck_assert_ptr_nonnull(strstr(out, "npu-vm: guest kernel log shows a warning"));
+}
+END_TEST
+
+START_TEST(test_test_hooks_are_off_by_default)
+{
+	const char *args[] = { "run", "--no-build", "--", "test", "!", "-e",
+			       "/sys/kernel/debug/npu_dma/test_warn", NULL };
+
+	ck_assert_int_eq(run_npu_vm(args), 0);
+}
+END_TEST
+
+START_TEST(test_insmod_failure_is_reported)
+{
+	const char *args[] = { "run", "--no-build", "--sim", "99", "--", "true", NULL };
+
+	ck_assert_int_eq(run_npu_vm(args), 125);
+	ck_assert_ptr_nonnull(strstr(out, "npu-vm: guest setup failed: insmod"));
+	ck_assert_ptr_nonnull(strstr(out, "nr_sim=99 out of range"));
+}
+END_TEST
+
+START_TEST(test_timeout_is_reported)
+{
+	const char *args[] = { "run", "--no-build", "--timeout", "25", "--",
+			       "sleep", "1000", NULL };
+
+	ck_assert_int_eq(run_npu_vm(args), 124);
+	ck_assert_ptr_nonnull(strstr(out, "npu-vm: timed out after 25 s"));
+}
+END_TEST
+
+START_TEST(test_usage_errors)
+{
+	const char *no_cmd[] = { "run", "--no-build", NULL };
+	const char *bad_opt[] = { "run", "--frobnicate", "--", "true", NULL };
+	const char *bad_num[] = { "run", "--edu", "two", "--", "true", NULL };
+
+	ck_assert_int_eq(run_npu_vm(no_cmd), 2);
+	ck_assert_int_eq(run_npu_vm(bad_opt), 2);
+	ck_assert_int_eq(run_npu_vm(bad_num), 2);
+	ck_assert_ptr_nonnull(strstr(out, "--edu needs a number"));
+}
+END_TEST
+
+static Suite *npu_vm_suite(void)
+{
+	Suite *s = suite_create("t_npu_vm");
+	TCase *tc = tcase_create("npu_vm");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_usage_errors);
+	tcase_add_test(tc, test_exit_status_devices_and_share);
+	tcase_add_test(tc, test_false_fails);
+	tcase_add_test(tc, test_output_is_streamed_verbatim);
+	tcase_add_test(tc, test_kernel_warning_fails_the_run);
+	tcase_add_test(tc, test_test_hooks_are_off_by_default);
+	tcase_add_test(tc, test_insmod_failure_is_reported);
+	tcase_add_test(tc, test_timeout_is_reported);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	SRunner *sr;
+	int failed;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s PATH-TO-npu-vm\n", argv[0]);
+		return 2;
+	}
+	if (!realpath(argv[1], npu_vm))
+		return 2;
+	sr = srunner_create(npu_vm_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

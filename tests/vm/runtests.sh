@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Run VM tests inside the guest (started by tools/npu-vm). For each test:
+# a marker in the kernel log, the test under a timeout, then a scan of
+# the kernel log since the marker for oopses and warnings, and a check
+# that every page pinned during the test was unpinned. At the end the
+# module must unload (a leaked reference keeps it in).
+#
+# Usage: runtests.sh [TEST...]   (default: every t_* program here)
+# Exit status: 0 if every test passed or skipped, else 1.
+
+cd "$(dirname "$0")" || exit 1
+TIMEOUT=${NPU_TEST_TIMEOUT:-900}
+SPLAT='Oops|BUG:|WARNING:|general protection fault|kernel BUG at|KASAN:|UBSAN:|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|soft lockup|DMA-API:'
+
+pins() {
+	awk '$1 == "nr_foll_pin_acquired" { a = $2 }
+	     $1 == "nr_foll_pin_released" { r = $2 }
+	     END { print a - r }' /proc/vmstat
+}
+
+tests=$*
+[ -n "$tests" ] || tests=$(ls t_* | grep -v '\.[ch]$')
+
+failed=""
+for t in $tests; do
+	mark="npu-runtests: start $t $$"
+	echo "$mark" > /dev/kmsg
+	before=$(pins)
+	timeout -k 10 "$TIMEOUT" "./$t"
+	rc=$?
+	after=$(pins)
+	verdict=PASS
+	case $rc in
+	0) ;;
+	77) verdict=SKIP ;;
+	124) verdict="FAIL (timeout after $TIMEOUT s)" ;;
+	*) verdict="FAIL (exit $rc)" ;;
+	esac
+	splats=$(dmesg | sed -n "/$mark/,\$p" | grep -E "$SPLAT")
+	if [ -n "$splats" ]; then
+		echo "$splats"
+		verdict="FAIL (kernel log)"
+	fi
+	if [ "$after" != "$before" ]; then
+		verdict="FAIL (pinned pages leaked: $((after - before)))"
+	fi
+	echo "runtests: $t: $verdict"
+	case $verdict in FAIL*) failed="$failed $t" ;; esac
+done
+
+if grep -q '^npu_dma ' /proc/modules; then
+	if ! rmmod npu_dma; then
+		echo "runtests: npu_dma does not unload"
+		failed="$failed rmmod"
+	fi
+fi
+
+if [ -n "$failed" ]; then
+	echo "runtests: failed:$failed"
+	exit 1
+fi
+echo "runtests: all passed"
