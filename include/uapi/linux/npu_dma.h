@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * npu_dma: the user-space ABI of /dev/npu_dmaN.
+ *
+ * An open file is a context. It owns the device memory it allocates, the
+ * host memory it registers and the queues it creates; closing the file
+ * (or the death of the process) drains its queues, then frees all of it.
+ *
+ * Rules for every structure: fixed-width members only, explicit padding,
+ * sizes a multiple of 8, every flags field checked against the valid-bits
+ * mask and every pad/reserved field checked to be zero (-EINVAL). Feature
+ * discovery is NPU_DMA_IOCTL_GET_INFO's @caps, never version guessing.
+ * Documentation/uapi.rst describes each ioctl at length.
+ */
+#ifndef _UAPI_LINUX_NPU_DMA_H
+#define _UAPI_LINUX_NPU_DMA_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define NPU_DMA_ABI_VERSION		1
+
+/* Backends (struct npu_dma_info.backend). */
+#define NPU_DMA_BACKEND_EDU		0
+#define NPU_DMA_BACKEND_SIM		1
+
+/* Capabilities (struct npu_dma_info.caps). */
+#define NPU_DMA_CAP_COPY_2D		(1ULL << 0)
+#define NPU_DMA_CAP_FILL		(1ULL << 1)
+#define NPU_DMA_CAP_EVENTS		(1ULL << 2)
+#define NPU_DMA_CAP_WAIT		(1ULL << 3)
+#define NPU_DMA_CAP_HOST_BARRIER	(1ULL << 4)
+#define NPU_DMA_CAP_BATCH		(1ULL << 5)
+#define NPU_DMA_CAP_PAGEABLE		(1ULL << 6)
+
+/**
+ * struct npu_dma_info - NPU_DMA_IOCTL_GET_INFO: what this NPU is and can do
+ * @size: in: sizeof(struct npu_dma_info) as the caller knows it;
+ *	out: the kernel's size. Fields beyond the smaller are untouched.
+ * @flags: in: must be 0
+ * @abi_version: out: NPU_DMA_ABI_VERSION of the driver
+ * @backend: out: NPU_DMA_BACKEND_*
+ * @index: out: N of /dev/npu_dmaN
+ * @nr_channels: out: DMA channels run in parallel
+ * @mem_size: out: device memory in bytes
+ * @mem_free: out: device memory not allocated by anyone, in bytes
+ * @max_copy_len: out: largest @len of one COPY or FILL descriptor
+ * @max_2d_pitch: out: largest pitch of a COPY_2D descriptor
+ * @max_2d_height: out: largest height of a COPY_2D descriptor
+ * @max_queue_entries: out: largest ring a queue may have
+ * @max_event_slots: out: event slots of a context (see EVENT_RECORD)
+ * @pad: zero
+ * @caps: out: NPU_DMA_CAP_* bits
+ * @reserved: zero on output
+ */
+struct npu_dma_info {
+	__u32 size;
+	__u32 flags;
+	__u32 abi_version;
+	__u32 backend;
+	__u32 index;
+	__u32 nr_channels;
+	__u64 mem_size;
+	__u64 mem_free;
+	__u64 max_copy_len;
+	__u64 max_2d_pitch;
+	__u32 max_2d_height;
+	__u32 max_queue_entries;
+	__u32 max_event_slots;
+	__u32 pad;
+	__u64 caps;
+	__u64 reserved[6];
+};
+
+/* Page-size policies of device memory (struct npu_dma_mem_alloc.policy). */
+#define NPU_DMA_MEM_HUGE_FIRST		0	/* 2 MiB pages, else 4 KiB */
+#define NPU_DMA_MEM_HUGE_ONLY		1	/* 2 MiB pages or -ENOMEM */
+#define NPU_DMA_MEM_NORMAL_ONLY		2	/* 4 KiB pages */
+#define NPU_DMA_MEM_POLICY_MAX		2
+
+/* struct npu_dma_mem_alloc.flags */
+#define NPU_DMA_MEM_F_P2P		(1U << 0)	/* reachable by peers */
+#define NPU_DMA_MEM_FLAGS_MASK		NPU_DMA_MEM_F_P2P
+
+/**
+ * struct npu_dma_mem_alloc - NPU_DMA_IOCTL_MEM_ALLOC: allocate device memory
+ * @size: in: bytes, > 0; rounded up to the page size the policy chose
+ * @align: in: 0, or a power of two up to 1 GiB the address must honour
+ * @policy: in: NPU_DMA_MEM_*
+ * @flags: in: NPU_DMA_MEM_F_*
+ * @dev_addr: out: device address of the allocation
+ * @alloc_size: out: bytes reserved (after rounding)
+ * @reserved: in: zero
+ */
+struct npu_dma_mem_alloc {
+	__u64 size;
+	__u64 align;
+	__u32 policy;
+	__u32 flags;
+	__u64 dev_addr;
+	__u64 alloc_size;
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_mem_free - NPU_DMA_IOCTL_MEM_FREE
+ * @dev_addr: in: an address returned by MEM_ALLOC in this context
+ * @flags: in: 0
+ * @pad: in: zero
+ * @reserved: in: zero
+ */
+struct npu_dma_mem_free {
+	__u64 dev_addr;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/* struct npu_dma_host_register.flags */
+#define NPU_DMA_HOST_F_READONLY		(1U << 0)	/* device only reads */
+#define NPU_DMA_HOST_FLAGS_MASK		NPU_DMA_HOST_F_READONLY
+
+/**
+ * struct npu_dma_host_register - NPU_DMA_IOCTL_HOST_REGISTER: pin host memory
+ * @addr: in: start of the range in the caller's address space (any byte)
+ * @size: in: length in bytes, > 0
+ * @flags: in: NPU_DMA_HOST_F_*
+ * @pad: in: zero
+ * @reserved: in: zero
+ *
+ * The pages are pinned (FOLL_LONGTERM) and charged to RLIMIT_MEMLOCK
+ * unless the caller has CAP_IPC_LOCK. Descriptors then name host memory
+ * by its address; it must lie inside one registered range.
+ */
+struct npu_dma_host_register {
+	__u64 addr;
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_host_unregister - NPU_DMA_IOCTL_HOST_UNREGISTER
+ * @addr: in: @addr of an earlier HOST_REGISTER in this context
+ * @flags: in: 0
+ * @pad: in: zero
+ * @reserved: in: zero
+ *
+ * Copies already queued on the range still complete: the pages are
+ * released when the last of them does.
+ */
+struct npu_dma_host_unregister {
+	__u64 addr;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_queue_create - NPU_DMA_IOCTL_QUEUE_CREATE: one stream
+ * @entries: in: descriptors in the ring, a power of two up to
+ *	npu_dma_info.max_queue_entries
+ * @flags: in: 0
+ * @eventfd: in: eventfd signalled after completions, or -1 for none
+ * @queue_id: out: the queue's id (unique across all NPUs)
+ * @mmap_offset: out: offset to pass to mmap() for the queue's area
+ * @mmap_size: out: its length (struct npu_dma_queue_ctrl + the ring)
+ * @reserved: in: zero
+ */
+struct npu_dma_queue_create {
+	__u32 entries;
+	__u32 flags;
+	__s32 eventfd;
+	__u32 queue_id;
+	__u64 mmap_offset;
+	__u64 mmap_size;
+	__u64 reserved[4];
+};
+
+/**
+ * struct npu_dma_queue_destroy - NPU_DMA_IOCTL_QUEUE_DESTROY
+ * @queue_id: in: a queue of this context
+ * @flags: in: 0
+ * @reserved: in: zero
+ *
+ * Waits for the queue's submitted work to finish (interruptible), then
+ * frees it. A mapping of its area stays valid until munmap().
+ */
+struct npu_dma_queue_destroy {
+	__u32 queue_id;
+	__u32 flags;
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_queue_submit - NPU_DMA_IOCTL_QUEUE_SUBMIT: the doorbell
+ * @queue_id: in: a queue of this context
+ * @flags: in: 0
+ * @reserved: in: zero
+ *
+ * Consumes the descriptors between the kernel's head and the tail user
+ * space published. Returns the number consumed. Each is copied out of the
+ * ring once, validated, and queued; an invalid one completes at once with
+ * its error recorded in struct npu_dma_queue_ctrl.
+ */
+struct npu_dma_queue_submit {
+	__u32 queue_id;
+	__u32 flags;
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_barrier_release - NPU_DMA_IOCTL_BARRIER_RELEASE
+ * @queue_id: in: a queue of this context
+ * @flags: in: 0
+ * @seq: in: sequence number of a HOST_BARRIER descriptor of that queue
+ * @reserved: in: zero
+ *
+ * Lets the queue run past the barrier. -EINVAL if @seq is not a barrier
+ * the queue has reached (npu_dma_queue_ctrl.barrier_seq).
+ */
+struct npu_dma_barrier_release {
+	__u32 queue_id;
+	__u32 flags;
+	__u64 seq;
+	__u64 reserved[2];
+};
+
+/* Descriptor opcodes (struct npu_dma_desc.opcode). */
+#define NPU_DMA_OP_NOP			0
+#define NPU_DMA_OP_COPY			1	/* @len bytes @src -> @dst */
+#define NPU_DMA_OP_COPY_2D		2	/* @height rows of @len bytes */
+#define NPU_DMA_OP_FILL			3	/* @len bytes of @value at @dst */
+#define NPU_DMA_OP_EVENT_RECORD		4	/* timestamp into slot @dst */
+#define NPU_DMA_OP_WAIT			5	/* until @wait_queue reaches @value */
+#define NPU_DMA_OP_HOST_BARRIER		6	/* until BARRIER_RELEASE */
+#define NPU_DMA_OP_BATCH_BEGIN		7	/* copies up to BATCH_END ... */
+#define NPU_DMA_OP_BATCH_END		8	/* ... may run in any order */
+#define NPU_DMA_OP_MAX			8
+
+/* struct npu_dma_desc.flags */
+#define NPU_DMA_DESC_F_SRC_HOST		(1U << 0)	/* @src is a host address */
+#define NPU_DMA_DESC_F_DST_HOST		(1U << 1)	/* @dst is a host address */
+#define NPU_DMA_DESC_F_SRC_PAGEABLE	(1U << 2)	/* host, not registered */
+#define NPU_DMA_DESC_F_DST_PAGEABLE	(1U << 3)	/* host, not registered */
+#define NPU_DMA_DESC_FLAGS_MASK		0x000f
+
+/**
+ * struct npu_dma_desc - one entry of a queue's submission ring
+ * @opcode: NPU_DMA_OP_*
+ * @fill_size: FILL: size of the pattern element, 1, 2 or 4; else 0
+ * @flags: NPU_DMA_DESC_F_*. A host address (F_*_HOST) must lie in one
+ *	registered range of the context unless F_*_PAGEABLE says it is
+ *	ordinary memory to pin for this copy only; any other address is
+ *	device memory of this NPU inside one allocation of the context.
+ * @height: COPY_2D: rows (1..max_2d_height); else 0
+ * @src: COPY, COPY_2D: source address; else 0
+ * @dst: COPY, COPY_2D, FILL: destination address;
+ *	EVENT_RECORD: event slot index; else 0
+ * @len: COPY: bytes; COPY_2D: bytes per row; FILL: bytes, a multiple of
+ *	@fill_size; else 0
+ * @src_pitch: COPY_2D: bytes between rows of the source, >= @len; else 0
+ * @dst_pitch: COPY_2D: bytes between rows of the destination, >= @len
+ * @value: FILL: the pattern in the low @fill_size bytes;
+ *	WAIT: the sequence number @wait_queue must complete; else 0
+ * @wait_queue: WAIT: id of a queue of the same process; else 0
+ * @reserved: zero
+ *
+ * The n-th descriptor consumed from a queue (counting from 1) has
+ * sequence number n.
+ */
+struct npu_dma_desc {
+	__u8 opcode;
+	__u8 fill_size;
+	__u16 flags;
+	__u32 height;
+	__u64 src;
+	__u64 dst;
+	__u64 len;
+	__u64 src_pitch;
+	__u64 dst_pitch;
+	__u64 value;
+	__u32 wait_queue;
+	__u32 reserved;
+};
+
+/**
+ * struct npu_dma_queue_ctrl - head of a queue's shared area
+ * @sq_tail: user: free-running index one past the last descriptor
+ *	written; store with release semantics, then ring the doorbell
+ * @pad0: unused, keeps @sq_tail on its own cache line
+ * @sq_head: kernel: free-running index of the next descriptor it will
+ *	consume; slots before it may be reused (load with acquire)
+ * @flags: kernel: NPU_DMA_QUEUE_S_* state bits
+ * @submitted_seq: kernel: sequence number of the last descriptor consumed
+ * @completed_seq: kernel: every descriptor up to this one has completed
+ *	(load with acquire before reading results or event slots)
+ * @barrier_seq: kernel: HOST_BARRIER the queue is stopped at, or 0
+ * @error_seq: kernel: sequence number of the first failed descriptor, or 0
+ * @error: kernel: its negative errno
+ * @error_count: kernel: descriptors failed so far
+ * @pad1: unused
+ *
+ * The ring of @entries struct npu_dma_desc starts at
+ * NPU_DMA_QUEUE_RING_OFFSET of the mapping; entry i lives at
+ * i & (entries - 1). The kernel never trusts what it reads here: it keeps
+ * its own head and validates every descriptor it copies out.
+ */
+struct npu_dma_queue_ctrl {
+	__u32 sq_tail;
+	__u32 pad0[15];
+	__u32 sq_head;
+	__u32 flags;
+	__u64 submitted_seq;
+	__u64 completed_seq;
+	__u64 barrier_seq;
+	__u64 error_seq;
+	__s32 error;
+	__u32 error_count;
+	__u64 pad1[2];
+};
+
+#define NPU_DMA_QUEUE_RING_OFFSET	4096
+
+/* struct npu_dma_queue_ctrl.flags */
+#define NPU_DMA_QUEUE_S_DEAD		(1U << 0)	/* NPU gone: no more completions */
+
+/**
+ * struct npu_dma_event_slot - one slot of a context's event table
+ * @seq: sequence number of the EVENT_RECORD that last completed here
+ * @queue_id: queue it ran on
+ * @pad: zero
+ * @timestamp_ns: CLOCK_MONOTONIC time of its completion
+ *
+ * The table (npu_dma_info.max_event_slots slots) is mapped read-only at
+ * mmap offset NPU_DMA_MMAP_EVENTS. The kernel writes @timestamp_ns and
+ * @queue_id before @seq (release).
+ */
+struct npu_dma_event_slot {
+	__u64 seq;
+	__u32 queue_id;
+	__u32 pad;
+	__u64 timestamp_ns;
+	__u64 reserved;
+};
+
+#define NPU_DMA_MMAP_EVENTS		0
+
+#define NPU_DMA_IOC_MAGIC		0xB9
+
+#define NPU_DMA_IOCTL_GET_INFO		_IOWR(NPU_DMA_IOC_MAGIC, 0x00, struct npu_dma_info)
+#define NPU_DMA_IOCTL_MEM_ALLOC		_IOWR(NPU_DMA_IOC_MAGIC, 0x01, struct npu_dma_mem_alloc)
+#define NPU_DMA_IOCTL_MEM_FREE		_IOW(NPU_DMA_IOC_MAGIC, 0x02, struct npu_dma_mem_free)
+#define NPU_DMA_IOCTL_HOST_REGISTER	_IOW(NPU_DMA_IOC_MAGIC, 0x03, struct npu_dma_host_register)
+#define NPU_DMA_IOCTL_HOST_UNREGISTER	_IOW(NPU_DMA_IOC_MAGIC, 0x04, struct npu_dma_host_unregister)
+#define NPU_DMA_IOCTL_QUEUE_CREATE	_IOWR(NPU_DMA_IOC_MAGIC, 0x05, struct npu_dma_queue_create)
+#define NPU_DMA_IOCTL_QUEUE_DESTROY	_IOW(NPU_DMA_IOC_MAGIC, 0x06, struct npu_dma_queue_destroy)
+#define NPU_DMA_IOCTL_QUEUE_SUBMIT	_IOW(NPU_DMA_IOC_MAGIC, 0x07, struct npu_dma_queue_submit)
+#define NPU_DMA_IOCTL_BARRIER_RELEASE	_IOW(NPU_DMA_IOC_MAGIC, 0x08, struct npu_dma_barrier_release)
+
+#endif /* _UAPI_LINUX_NPU_DMA_H */

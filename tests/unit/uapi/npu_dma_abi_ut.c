@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit test of the ioctl ABI (include/uapi/linux/npu_dma.h): sizes and
+ * offsets are frozen here. A change that moves a field breaks the
+ * build of this file (static asserts) and fails the run-time checks.
+ */
+#include <check.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include <linux/npu_dma.h>
+
+#define ABI(type, size) _Static_assert(sizeof(struct type) == (size), #type)
+#define OFF(type, field, off) \
+	_Static_assert(offsetof(struct type, field) == (off), #type "." #field)
+
+ABI(npu_dma_info, 128);
+OFF(npu_dma_info, mem_size, 24);
+OFF(npu_dma_info, max_2d_height, 56);
+OFF(npu_dma_info, caps, 72);
+ABI(npu_dma_mem_alloc, 56);
+OFF(npu_dma_mem_alloc, dev_addr, 24);
+ABI(npu_dma_mem_free, 32);
+ABI(npu_dma_host_register, 40);
+ABI(npu_dma_host_unregister, 32);
+ABI(npu_dma_queue_create, 64);
+OFF(npu_dma_queue_create, mmap_offset, 16);
+ABI(npu_dma_queue_destroy, 24);
+ABI(npu_dma_queue_submit, 24);
+ABI(npu_dma_barrier_release, 32);
+ABI(npu_dma_desc, 64);
+OFF(npu_dma_desc, height, 4);
+OFF(npu_dma_desc, src, 8);
+OFF(npu_dma_desc, value, 48);
+OFF(npu_dma_desc, wait_queue, 56);
+ABI(npu_dma_queue_ctrl, 128);
+OFF(npu_dma_queue_ctrl, sq_head, 64);
+OFF(npu_dma_queue_ctrl, completed_seq, 80);
+OFF(npu_dma_queue_ctrl, error, 104);
+ABI(npu_dma_event_slot, 32);
+
+START_TEST(test_abi_sizes_are_multiples_of_8)
+{
+	ck_assert_uint_eq(sizeof(struct npu_dma_info) % 8, 0);
+	ck_assert_uint_eq(sizeof(struct npu_dma_mem_alloc) % 8, 0);
+	ck_assert_uint_eq(sizeof(struct npu_dma_host_register) % 8, 0);
+	ck_assert_uint_eq(sizeof(struct npu_dma_queue_create) % 8, 0);
+	ck_assert_uint_eq(sizeof(struct npu_dma_desc) % 8, 0);
+}
+END_TEST
+
+START_TEST(test_abi_ioctl_numbers_are_frozen)
+{
+	ck_assert_uint_eq(NPU_DMA_IOCTL_GET_INFO, 0xc080b900u);
+	ck_assert_uint_eq(NPU_DMA_IOCTL_MEM_ALLOC, 0xc038b901u);
+	ck_assert_uint_eq(NPU_DMA_IOCTL_MEM_FREE, 0x4020b902u);
+	ck_assert_uint_eq(NPU_DMA_IOCTL_HOST_REGISTER, 0x4028b903u);
+	ck_assert_uint_eq(NPU_DMA_IOCTL_HOST_UNREGISTER, 0x4020b904u);
+	ck_assert_uint_eq(NPU_DMA_IOCTL_QUEUE_CREATE, 0xc040b905u);
+	ck_assert_uint_eq(NPU_DMA_IOCTL_QUEUE_DESTROY, 0x4018b906u);
+	ck_assert_uint_eq(NPU_DMA_IOCTL_QUEUE_SUBMIT, 0x4018b907u);
+	ck_assert_uint_eq(NPU_DMA_IOCTL_BARRIER_RELEASE, 0x4020b908u);
+}
+END_TEST
+
+START_TEST(test_abi_ring_layout)
+{
+	ck_assert_uint_ge(NPU_DMA_QUEUE_RING_OFFSET, sizeof(struct npu_dma_queue_ctrl));
+	ck_assert_uint_eq(NPU_DMA_QUEUE_RING_OFFSET % 4096, 0);
+	ck_assert_uint_eq(NPU_DMA_OP_MAX, NPU_DMA_OP_BATCH_END);
+	ck_assert_uint_eq(NPU_DMA_DESC_FLAGS_MASK,
+			  NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_DST_HOST |
+			  NPU_DMA_DESC_F_SRC_PAGEABLE | NPU_DMA_DESC_F_DST_PAGEABLE);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("npu_dma_abi");
+	TCase *tc = tcase_create("abi");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_abi_sizes_are_multiples_of_8);
+	tcase_add_test(tc, test_abi_ioctl_numbers_are_frozen);
+	tcase_add_test(tc, test_abi_ring_layout);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
