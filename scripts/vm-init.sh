@@ -46,8 +46,20 @@ mount -t devtmpfs devtmpfs $H/dev
 mkdir -p $H/dev/pts $H/dev/shm
 mount -t devpts devpts $H/dev/pts
 mount -t tmpfs tmpfs $H/dev/shm
+# A second view of the host root, not covered by the tmpfs mounts below:
+# the project or the current directory may live under /tmp or /root.
+mkdir -p /hostro
+mount --bind $H /hostro
 for d in /tmp /run /var/tmp /root; do
 	mount -t tmpfs tmpfs "$H$d"
+	for p in "$PROJECT" "$CWD"; do
+		case "$p/" in
+		"$d"/*)
+			mkdir -p "$H$p"
+			mount --bind "/hostro$p" "$H$p"
+			;;
+		esac
+	done
 done
 mount -t debugfs debugfs $H/sys/kernel/debug
 mount -t tracefs tracefs $H/sys/kernel/tracing 2>/dev/null
