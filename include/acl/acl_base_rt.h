@@ -59,7 +59,7 @@ typedef void *aclrtAllocatorBlock;
 typedef void *aclrtAllocatorAddr;
 typedef void *aclrtTaskGrp;
 
-/* Status code returned by every aclError function: ACL_SUCCESS or ACL_ERROR_*. */
+/* Status returned by the API: ACL_SUCCESS or an ACL_ERROR_* code. */
 typedef int aclError;
 /* IEEE half-precision value stored in its raw bit pattern. */
 typedef uint16_t aclFloat16;
@@ -147,7 +147,8 @@ static const int ACL_ERROR_PROFILING_FAILURE = 500005;
 /* Wrap @data/@size in a new aclDataBuffer; NULL if out of host memory. */
 ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
 /* Free the wrapper only; the wrapped memory stays the caller's. */
-ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY aclError
+aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
 /* Address held by @dataBuffer (NULL for a NULL buffer). */
 ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
 

@@ -1,0 +1,725 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * acl_rt.h - the acl runtime API: devices, contexts, streams, events,
+ * memory, copies, callbacks and graph capture.
+ *
+ * Source-compatible with CANN's acl_rt.h (API version 1.17.0): every name,
+ * type, enumerator value, struct layout and prototype is CANN's. Unless a
+ * comment says otherwise, functions return ACL_SUCCESS or an ACL_ERROR_*
+ * code, and a NULL aclrtStream means the current context's default stream.
+ * Timeouts are in milliseconds with -1 meaning "wait forever", except where
+ * noted.
+ */
+#ifndef ACL_ACL_RT_H
+#define ACL_ACL_RT_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include "acl_base.h"
+#include "acl_rt_allocator.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ACL_MAJOR_VERSION 1
+#define ACL_MINOR_VERSION 17
+#define ACL_PATCH_VERSION 0
+
+/* aclrtCreateEventWithFlag() / aclrtCreateEventExWithFlag() flags */
+#define ACL_EVENT_SYNC 0x00000001U
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
+#define ACL_EVENT_TIME_LINE 0x00000008U
+#define ACL_EVENT_DEVICE_USE_ONLY 0x00000010U
+#define ACL_EVENT_EXTERNAL 0x00000020U
+#define ACL_EVENT_IPC 0x00000040U
+
+/* event record / wait operation flags */
+#define ACL_EVENT_RECORD_DEFAULT 0x0U
+#define ACL_EVENT_RECORD_EXTERNAL 0x01U
+#define ACL_EVENT_WAIT_DEFAULT 0x0U
+#define ACL_EVENT_WAIT_EXTERNAL 0x01U
+#define ACL_IPC_EVENT_HANDLE_SIZE 64U
+
+/* aclrtCreateStreamWithConfig() flags */
+#define ACL_STREAM_FAST_LAUNCH 0x00000001U
+#define ACL_STREAM_FAST_SYNC 0x00000002U
+#define ACL_STREAM_PERSISTENT 0x00000004U
+#define ACL_STREAM_HUGE 0x00000008U
+#define ACL_STREAM_CPU_SCHEDULE 0x00000010U
+#define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
+
+/* aclrtSetStreamFailureMode() modes */
+#define ACL_CONTINUE_ON_FAILURE 0x00000000U
+#define ACL_STOP_ON_FAILURE 0x00000001U
+
+/* aclrtValueWait() comparisons */
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U
+#define ACL_STREAM_WAIT_VALUE_EQ 0x00000001U
+#define ACL_STREAM_WAIT_VALUE_AND 0x00000002U
+#define ACL_STREAM_WAIT_VALUE_NOR 0x00000003U
+
+/* aclrtCreateNotify() flags */
+#define ACL_NOTIFY_DEFAULT 0x00000000U
+#define ACL_NOTIFY_DEVICE_USE_ONLY 0x00000001U
+
+/* aclrtHostRegisterV2() flags */
+#define ACL_HOST_REG_MAPPED 0x2UL
+#define ACL_HOST_REG_IOMEMORY 0x4UL
+#define ACL_HOST_REG_READONLY 0x8UL
+#define ACL_HOST_REG_PINNED 0x10000000UL
+
+#define ACL_DEV_FEATURE_SUPPORT 0x00000001
+#define ACL_DEV_FEATURE_NOT_SUPPORT 0x00000000
+#define ACL_RT_MEM_ATTACH_GLOBAL 0x01U
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x1UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+#define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
+#define UCE_INFO_RESERVED_SIZE 14
+
+typedef enum aclrtRunMode { ACL_DEVICE = 0, ACL_HOST = 1 } aclrtRunMode;
+
+typedef enum aclrtTsId {
+	ACL_TS_ID_AICORE = 0,
+	ACL_TS_ID_AIVECTOR = 1,
+	ACL_TS_ID_RESERVED = 2,
+} aclrtTsId;
+
+/* aclrtQueryEvent() result (deprecated API) */
+typedef enum aclrtEventStatus {
+	ACL_EVENT_STATUS_COMPLETE = 0,
+	ACL_EVENT_STATUS_NOT_READY = 1,
+	ACL_EVENT_STATUS_RESERVED = 2,
+} aclrtEventStatus;
+
+/* aclrtQueryEventStatus() result: note COMPLETE is 1 here */
+typedef enum aclrtEventRecordedStatus {
+	ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+	ACL_EVENT_RECORDED_STATUS_COMPLETE = 1,
+} aclrtEventRecordedStatus;
+
+typedef enum aclrtEventWaitStatus {
+	ACL_EVENT_WAIT_STATUS_COMPLETE = 0,
+	ACL_EVENT_WAIT_STATUS_NOT_READY = 1,
+	ACL_EVENT_WAIT_STATUS_RESERVED = 0xFFFF,
+} aclrtEventWaitStatus;
+
+typedef enum aclrtStreamStatus {
+	ACL_STREAM_STATUS_COMPLETE = 0,
+	ACL_STREAM_STATUS_NOT_READY = 1,
+	ACL_STREAM_STATUS_RESERVED = 0xFFFF,
+} aclrtStreamStatus;
+
+typedef enum aclrtCallbackBlockType {
+	ACL_CALLBACK_NO_BLOCK = 0,
+	ACL_CALLBACK_BLOCK = 1,
+} aclrtCallbackBlockType;
+
+typedef enum aclrtMemcpyKind {
+	ACL_MEMCPY_HOST_TO_HOST = 0,
+	ACL_MEMCPY_HOST_TO_DEVICE = 1,
+	ACL_MEMCPY_DEVICE_TO_HOST = 2,
+	ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+	ACL_MEMCPY_DEFAULT = 4,			/* direction from the pointers */
+	ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5,	/* staged; source reusable at once */
+	ACL_MEMCPY_INNER_DEVICE_TO_DEVICE = 6,	/* within one device */
+	ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7,	/* between two devices */
+} aclrtMemcpyKind;
+
+typedef enum aclrtMemMallocPolicy {
+	ACL_MEM_MALLOC_HUGE_FIRST = 0,
+	ACL_MEM_MALLOC_HUGE_ONLY = 1,
+	ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+	ACL_MEM_MALLOC_HUGE_FIRST_P2P = 3,
+	ACL_MEM_MALLOC_HUGE_ONLY_P2P = 4,
+	ACL_MEM_MALLOC_NORMAL_ONLY_P2P = 5,
+	ACL_MEM_MALLOC_HUGE1G_ONLY = 6,
+	ACL_MEM_MALLOC_HUGE1G_ONLY_P2P = 7,
+	ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100,
+	ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
+	ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000,
+} aclrtMemMallocPolicy;
+
+typedef enum {
+	ACL_HOST_REGISTER_MAPPED = 0,
+	ACL_HOST_REGISTER_IOMEMORY = 0x04,
+	ACL_HOST_REGISTER_READONLY = 0x08
+} aclrtHostRegisterType;
+
+typedef enum {
+	ACL_RT_MEM_ATTR_RSV = 0,
+	ACL_RT_MEM_ATTR_MODULE_ID = 1,
+	ACL_RT_MEM_ATTR_DEVICE_ID = 2,
+	ACL_RT_MEM_ATTR_VA_FLAG = 3,
+} aclrtMallocAttrType;
+
+typedef union {
+	uint16_t moduleId;
+	uint32_t deviceId;
+	uint32_t vaFlag;
+	uint8_t rsv[8];
+} aclrtMallocAttrValue;
+
+typedef struct {
+	aclrtMallocAttrType attr;
+	aclrtMallocAttrValue value;
+} aclrtMallocAttribute;
+
+/* Optional allocation attributes: @numAttrs entries at @attrs. */
+typedef struct {
+	aclrtMallocAttribute *attrs;
+	size_t numAttrs;
+} aclrtMallocConfig;
+
+/* Memory class queried by aclrtGetMemInfo(). */
+typedef enum aclrtMemAttr {
+	ACL_DDR_MEM = 0,
+	ACL_HBM_MEM = 1,
+	ACL_DDR_MEM_HUGE = 2,
+	ACL_DDR_MEM_NORMAL = 3,
+	ACL_HBM_MEM_HUGE = 4,
+	ACL_HBM_MEM_NORMAL = 5,
+	ACL_DDR_MEM_P2P_HUGE = 6,
+	ACL_DDR_MEM_P2P_NORMAL = 7,
+	ACL_HBM_MEM_P2P_HUGE = 8,
+	ACL_HBM_MEM_P2P_NORMAL = 9,
+	ACL_HBM_MEM_HUGE1G = 10,
+	ACL_HBM_MEM_P2P_HUGE1G = 11,
+	ACL_MEM_NORMAL = 12,
+	ACL_MEM_HUGE = 13,
+	ACL_MEM_HUGE1G = 14,
+	ACL_MEM_P2P_NORMAL = 15,
+	ACL_MEM_P2P_HUGE = 16,
+	ACL_MEM_P2P_HUGE1G = 17,
+} aclrtMemAttr;
+
+typedef enum {
+	ACL_RT_STREAM_WORK_ADDR_PTR = 0,
+	ACL_RT_STREAM_WORK_SIZE = 1,
+	ACL_RT_STREAM_FLAG = 2,
+	ACL_RT_STREAM_PRIORITY = 3,
+} aclrtStreamConfigAttr;
+
+/* Public layout of the handle made by aclrtCreateStreamConfigHandle(). */
+typedef struct aclrtStreamConfigHandle {
+	void *workptr;
+	size_t workSize;
+	size_t flag;
+	uint32_t priority;
+} aclrtStreamConfigHandle;
+
+typedef struct tagRtGroupInfo aclrtGroupInfo;
+typedef struct rtExceptionInfo aclrtExceptionInfo;
+
+typedef enum aclrtMemLocationType {
+	ACL_MEM_LOCATION_TYPE_HOST = 0,		/* pinned host memory from acl */
+	ACL_MEM_LOCATION_TYPE_DEVICE = 1,
+	ACL_MEM_LOCATION_TYPE_UNREGISTERED = 2,	/* any other pointer */
+	ACL_MEM_LOCATION_TYPE_MANAGED = 3,
+	ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
+} aclrtMemLocationType;
+
+typedef struct aclrtMemLocation {
+	uint32_t id;			/* device (or NUMA node) id */
+	aclrtMemLocationType type;
+} aclrtMemLocation;
+
+typedef struct aclrtPtrAttributes {
+	aclrtMemLocation location;
+	uint32_t pageSize;		/* bytes */
+	uint32_t rsv[4];
+} aclrtPtrAttributes;
+
+/* Where one run of batch copies reads and writes; @rsv must be zero. */
+typedef struct {
+	aclrtMemLocation dstLoc;
+	aclrtMemLocation srcLoc;
+	uint8_t rsv[16];
+} aclrtMemcpyBatchAttr;
+
+typedef void *aclrtDrvMemHandle;
+
+typedef void (*aclrtCallback)(void *userData);
+typedef void (*aclrtHostFunc)(void *args);
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
+
+typedef void *aclrtBinary;
+typedef void *aclrtBinHandle;
+typedef void *aclrtFuncHandle;
+typedef void *aclrtArgsHandle;
+typedef void *aclrtParamHandle;
+
+/* Options of aclrtBinaryLoadFromFile() and aclrtLaunchKernelWithConfig(). */
+typedef struct aclrtBinaryLoadOptions aclrtBinaryLoadOptions;
+typedef struct aclrtLaunchKernelCfg aclrtLaunchKernelCfg;
+
+/* A captured task graph (model runtime instance). */
+typedef void *aclmdlRI;
+typedef void *aclmdlRICondHandle;
+
+typedef enum {
+	ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+	ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL = 1,
+	ACL_MODEL_RI_CAPTURE_MODE_RELAXED = 2,
+} aclmdlRICaptureMode;
+
+typedef enum {
+	ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+	ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE = 1,
+	ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED = 2,
+} aclmdlRICaptureStatus;
+
+typedef struct aclrtMemUceInfo {
+	void *addr;
+	size_t len;
+	size_t reserved[UCE_INFO_RESERVED_SIZE];
+} aclrtMemUceInfo;
+
+typedef enum {
+	ACL_RT_NO_ERROR = 0,
+	ACL_RT_ERROR_MEMORY = 1,
+	ACL_RT_ERROR_L2 = 2,
+	ACL_RT_ERROR_AICORE = 3,
+	ACL_RT_ERROR_LINK = 4,
+	ACL_RT_ERROR_L3_PORT = 5,
+	ACL_RT_ERROR_OTHERS = 0xFFFF,
+} aclrtErrorType;
+
+typedef enum aclrtAicoreErrorType {
+	ACL_RT_AICORE_ERROR_UNKNOWN = 0,
+	ACL_RT_AICORE_ERROR_SW = 1,
+	ACL_RT_AICORE_ERROR_HW_LOCAL = 2,
+} aclrtAicoreErrorType;
+
+typedef struct {
+	size_t arraySize;
+	aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+} aclrtMemUceInfoArray;
+
+typedef union aclrtErrorInfoDetail {
+	aclrtMemUceInfoArray uceInfo;
+	aclrtAicoreErrorType aicoreErrType;
+} aclrtErrorInfoDetail;
+
+/* Last device fault, as reported by aclrtGetErrorVerbose(). */
+typedef struct aclrtErrorInfo {
+	uint8_t tryRepair;
+	uint8_t hasDetail;
+	uint8_t reserved[2];
+	aclrtErrorType errorType;
+	aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
+
+typedef enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 } aclrtLastErrLevel;
+
+typedef enum {
+	ACL_RT_STREAM_STATE_CREATE_POST = 1,
+	ACL_RT_STREAM_STATE_DESTROY_PRE = 2,
+} aclrtStreamState;
+
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm,
+					 aclrtStreamState state, void *args);
+
+/* Initialisation and error reporting */
+
+/* Initialise acl for the process; @configPath is a JSON file or NULL. */
+ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath);
+/* Tear down all acl state, whatever the number of aclInit() calls. */
+ACL_FUNC_VISIBILITY aclError aclFinalize(void);
+/* Drop one aclInit() reference; the last one finalises. */
+ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount);
+/* Text of the latest failures of this thread, then cleared; NULL if none. */
+ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+/* Last runtime error of the calling thread, left in place. */
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+/* Last runtime error of the calling thread, then reset to ACL_SUCCESS. */
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+/* Describe the last fault of @deviceId in *@errorInfo. */
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId,
+						  aclrtErrorInfo *errorInfo);
+
+/* Devices */
+
+/* Bind the calling thread to @deviceId (reference counted). */
+ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
+/* Device of the calling thread's current context. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
+/* Drop one aclrtSetDevice() reference; the last releases the device. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
+/* Release @deviceId now, whatever its reference count. */
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
+/* Number of visible devices. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
+/* Whether the software runs on the host or on the device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
+/* Wait for all work of the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+/* As aclrtSynchronizeDevice(), giving up after @timeout ms. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+
+/* Contexts */
+
+/* Create a context on @deviceId and make it current. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context,
+						int32_t deviceId);
+/* Destroy an explicitly created context. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
+/* Make @context current for the calling thread. */
+ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
+/* Current context of the calling thread. */
+ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
+
+/* Streams */
+
+/* Create an in-order stream in the current context. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
+/* Create a stream with @priority (0 highest) and ACL_STREAM_* @flag. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream,
+							 uint32_t priority,
+							 uint32_t flag);
+/* Wait for the stream's work, then destroy it. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
+/* Destroy the stream, discarding work not yet done. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+/* Wait for all work queued on @stream; returns its first failure. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+/* As aclrtSynchronizeStream(), giving up after @timeout ms. */
+ACL_FUNC_VISIBILITY aclError
+aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+/* Non-blocking: whether all work of @stream is done. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream,
+					      aclrtStreamStatus *status);
+/* Make later work on @stream wait for @event's recorded work. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream,
+						  aclrtEvent event);
+/* As aclrtStreamWaitEvent(), with a limit on the wait. */
+ACL_FUNC_VISIBILITY aclError
+aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
+				int32_t timeout);
+/* ACL_CONTINUE_ON_FAILURE or ACL_STOP_ON_FAILURE for @stream. */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream,
+						       uint64_t mode);
+
+/* Events */
+
+/* Create an event usable for timing and cross-stream waits. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
+/* Create an event with ACL_EVENT_* @flag. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event,
+						      uint32_t flag);
+/* Create a re-recordable event with ACL_EVENT_* @flag. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event,
+							uint32_t flag);
+/* Destroy @event (resources go once its pending work completes). */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+/* Capture the work queued on @stream so far into @event. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
+					      aclrtStream stream);
+/* Non-blocking: whether @event's recorded work is done. */
+ACL_FUNC_VISIBILITY aclError
+aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
+/* Old form of aclrtQueryEventStatus() with the old status enum. */
+ACL_DEPRECATED_MESSAGE("aclrtQueryEvent is deprecated, use aclrtQueryEventStatus instead")
+ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event,
+					     aclrtEventStatus *status);
+/* Wait for @event's recorded work. */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+/* As aclrtSynchronizeEvent(), giving up after @timeout ms. */
+ACL_FUNC_VISIBILITY aclError
+aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+/* Milliseconds between two completed events. */
+ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms,
+						   aclrtEvent startEvent,
+						   aclrtEvent endEvent);
+/* Device time (us) at which @event's recorded work completed. */
+ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event,
+						    uint64_t *timestamp);
+/* Queue on @stream a reset of @event to its initial state. */
+ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event,
+					     aclrtStream stream);
+
+/* Memory */
+
+/* Allocate @size bytes of device memory. */
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size,
+					 aclrtMemMallocPolicy policy);
+/* As aclrtMalloc(), rounding to 32 bytes without extra padding. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size,
+						aclrtMemMallocPolicy policy);
+/* As aclrtMalloc(), with optional attributes in @cfg. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void **devPtr, size_t size,
+						aclrtMemMallocPolicy policy,
+						aclrtMallocConfig *cfg);
+/* Allocate @size bytes of pinned host memory. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
+/* As aclrtMallocHost(), with optional attributes in @cfg. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size,
+						    aclrtMallocConfig *cfg);
+/* Free device memory at once (no implicit synchronisation). */
+ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
+/* Free pinned host memory at once (no implicit synchronisation). */
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
+/* Synchronise the device, then free device memory. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void *devPtr);
+/* Synchronise the device, then free pinned host memory. */
+ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void *hostPtr);
+/* Free and total bytes of class @attr on the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
+					     size_t *total);
+
+/* Host registration and pointer attributes */
+
+/* Map a host range for the device; its device alias goes to *@devPtr. */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size,
+					       aclrtHostRegisterType type,
+					       void **devPtr);
+/* Register a host range with ACL_HOST_REG_* @flag. */
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size,
+						 uint32_t flag);
+/* Device alias of a registered host range; @flag must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost,
+						       void **pDevice,
+						       uint32_t flag);
+/* Undo aclrtHostRegister() or aclrtHostRegisterV2(). */
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+/* Where @ptr lives (host, device, unregistered, ...) and its page size. */
+ACL_FUNC_VISIBILITY aclError
+aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
+
+/* Copies; @destMax is the capacity of @dst */
+
+/* Copy @count bytes and return when done. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax,
+					 const void *src, size_t count,
+					 aclrtMemcpyKind kind);
+/* Queue a copy of @count bytes on @stream (synchronous if pageable). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax,
+					      const void *src, size_t count,
+					      aclrtMemcpyKind kind,
+					      aclrtStream stream);
+/* Deprecated variant of aclrtMemcpyAsync() for pinned host memory. */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src,
+			      size_t count, aclrtMemcpyKind kind,
+			      aclrtStream stream);
+/* Copy @height rows of @width bytes between pitched buffers. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch,
+					   const void *src, size_t spitch,
+					   size_t width, size_t height,
+					   aclrtMemcpyKind kind);
+/* Queue a 2-D copy on @stream. */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+		   size_t width, size_t height, aclrtMemcpyKind kind,
+		   aclrtStream stream);
+/* Do @numBatches independent copies; *@failIndex names a bad one. */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+		 size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+		 size_t *attrsIndexes, size_t numAttrs, size_t *failIndex);
+/* aclrtMemcpyBatch() without @failIndex. */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+		   size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+		   size_t *attrsIndexes, size_t numAttrs);
+/* Queue @numBatches independent copies on @stream. */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs,
+		      size_t *sizes, size_t numBatches,
+		      aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+		      size_t numAttrs, size_t *failIndex, aclrtStream stream);
+/* aclrtMemcpyBatchAsync() without @failIndex. */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs,
+			size_t *sizes, size_t numBatches,
+			aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+			size_t numAttrs, aclrtStream stream);
+/* Size in bytes of a copy descriptor for @kind. */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind,
+						    size_t *descSize);
+/* Store a (src, dst, count) copy into the device descriptor @desc. */
+ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc,
+						aclrtMemcpyKind kind,
+						void *srcAddr, void *dstAddr,
+						size_t count, void *config);
+/* Queue the copy described by @desc on @stream (must not be NULL). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc,
+						      aclrtMemcpyKind kind,
+						      aclrtStream stream);
+/* Queue a copy whose base addresses are read from device memory. */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
+			   const void **src, size_t count,
+			   size_t srcDataOffset, aclrtMemcpyKind kind,
+			   aclrtStream stream);
+
+/* Memset */
+
+/* Fill @count bytes with the low byte of @value. */
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount,
+					 int32_t value, size_t count);
+/* Queue aclrtMemset() on @stream. */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount,
+					      int32_t value, size_t count,
+					      aclrtStream stream);
+/* Fill @N 32-bit words with @value. */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize,
+					    uint32_t value, size_t N);
+/* Queue aclrtMemsetD32() on @stream. */
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize,
+						 uint32_t value, size_t N,
+						 aclrtStream stream);
+
+/* Peer access */
+
+/* Whether @deviceId can exchange data with @peerDeviceId. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer,
+						      int32_t deviceId,
+						      int32_t peerDeviceId);
+/* Let the current device reach @peerDeviceId; @flags must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId,
+							 uint32_t flags);
+/* Undo aclrtDeviceEnablePeerAccess(). */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+/* Whether access from @deviceId to @peerDeviceId is enabled. */
+ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId,
+							 int32_t peerDeviceId,
+							 int32_t *status);
+
+/* Host callbacks in stream order */
+
+/* Serve @stream's callbacks from thread @threadId. */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId,
+						  aclrtStream stream);
+/* Queue @fn(@userData), run by the subscribed thread. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn,
+						 void *userData,
+						 aclrtCallbackBlockType blockType,
+						 aclrtStream stream);
+/* Run the callbacks due to the calling thread, waiting up to @timeout ms. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+/* Undo aclrtSubscribeReport(). */
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,
+						    aclrtStream stream);
+/* Queue @fn(@args) on @stream, run by a runtime thread. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream,
+						 aclrtHostFunc fn, void *args);
+
+/* Memory value write / wait */
+
+/* Queue a store of the 64-bit @value at @devAddr; @flag must be 0. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value,
+					     uint32_t flag, aclrtStream stream);
+/* Hold @stream until *@devAddr meets ACL_STREAM_WAIT_VALUE_* @flag. */
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value,
+					    uint32_t flag, aclrtStream stream);
+
+/* Graph capture */
+
+/* Start recording the work submitted to @stream. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream,
+						  aclmdlRICaptureMode mode);
+/* Capture status of @stream and the graph being recorded. */
+ACL_FUNC_VISIBILITY aclError
+aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
+		       aclmdlRI *modelRI);
+/* Stop recording on @stream; the graph goes to *@modelRI. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream,
+						aclmdlRI *modelRI);
+/* Swap the calling thread's capture mode with *@mode. */
+ACL_FUNC_VISIBILITY aclError
+aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
+/* Queue one replay of @modelRI on @stream. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI,
+						  aclrtStream stream);
+/* Free a captured graph. */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+
+/* Stream control and queries */
+
+/* Stop the tasks running on @stream, keeping queued ones. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+/* Stop running tasks of @stream and discard queued ones. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+/* Add (or, with a NULL @callback, remove) a stream create/destroy hook. */
+ACL_FUNC_VISIBILITY aclError
+aclrtRegStreamStateCallback(const char *regName,
+			    aclrtStreamStateCallback callback, void *args);
+/* Numeric id of @stream. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream,
+					      int32_t *streamId);
+/* ACL_STREAM_* flags @stream was created with. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream,
+						 uint32_t *flags);
+/* Priority @stream was created with. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream,
+						    uint32_t *priority);
+/* New stream-config handle; NULL on failure. */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *
+aclrtCreateStreamConfigHandle(void);
+/* Free a stream-config handle. */
+ACL_FUNC_VISIBILITY aclError
+aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+/* Set one attribute of a stream-config handle. */
+ACL_FUNC_VISIBILITY aclError
+aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle,
+			aclrtStreamConfigAttr attr, const void *attrValue,
+			size_t valueSize);
+/* Create a stream from a stream-config handle. */
+ACL_FUNC_VISIBILITY aclError
+aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
+
+/* Notifies */
+
+/* Create a notify with ACL_NOTIFY_* @flag. */
+ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify,
+					       uint64_t flag);
+/* Destroy a notify. */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
+/* Queue a signal of @notify on @stream. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify,
+					       aclrtStream stream);
+/* Queue a wait for @notify then its reset; @timeout in s, 0 = forever. */
+ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify,
+						     aclrtStream stream,
+						     uint32_t timeout);
+
+/* Kernel loading and launch */
+
+/* Load a device binary (kernel object) from @binPath. */
+ACL_FUNC_VISIBILITY aclError
+aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+			aclrtBinHandle *binHandle);
+/* Look up kernel @kernelName in a loaded binary. */
+ACL_FUNC_VISIBILITY aclError
+aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+		       aclrtFuncHandle *funcHandle);
+/* Unload a binary. */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+/* Start an argument list for @funcHandle. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle,
+						 aclrtArgsHandle *argsHandle);
+/* Append a copy of @paramSize bytes at @param to an argument list. */
+ACL_FUNC_VISIBILITY aclError
+aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param,
+		      size_t paramSize, aclrtParamHandle *paramHandle);
+/* Close an argument list. */
+ACL_FUNC_VISIBILITY aclError
+aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
+/* Queue a launch of @funcHandle on @numBlocks blocks. */
+ACL_FUNC_VISIBILITY aclError
+aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+			    aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+			    aclrtArgsHandle argsHandle, void *reserve);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACL_ACL_RT_H */

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Compile-time pins of the public acl headers, from C (built as C99 with
+ * -pedantic, and as C11). Values are CANN's (reference/ACL_API.md §2, §3).
+ * The ACL_ERROR_* status constants are static const int objects, which C
+ * does not accept in a static assertion: acl_headers_ut.c checks them at
+ * run time and acl_headers_cxx.cc at compile time.
+ */
+#include "acl/acl.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define PIN(expr) _Static_assert(expr, #expr)
+#else
+#define PIN(expr) __extension__ _Static_assert(expr, #expr)
+#endif
+
+/* Status constants are objects in CANN, runtime codes are macros. */
+#ifdef ACL_SUCCESS
+#error "ACL_SUCCESS must be a static const int, not a macro"
+#endif
+#ifdef ACL_ERROR_INVALID_PARAM
+#error "ACL_ERROR_INVALID_PARAM must be a static const int, not a macro"
+#endif
+#if !defined(ACL_RT_SUCCESS) || ACL_RT_SUCCESS != 0
+#error "ACL_RT_SUCCESS must be the macro 0"
+#endif
+#if !defined(ACL_ERROR_RT_PARAM_INVALID) || ACL_ERROR_RT_PARAM_INVALID != 107000
+#error "ACL_ERROR_RT_PARAM_INVALID must be the macro 107000"
+#endif
+#if ACL_MAJOR_VERSION != 1 || ACL_MINOR_VERSION != 17 || ACL_PATCH_VERSION != 0
+#error "API version must be 1.17.0"
+#endif
+#ifndef ACL_FUNC_VISIBILITY
+#error "ACL_FUNC_VISIBILITY must be defined"
+#endif
+
+/* Runtime error codes, one per family and the ones a copy runtime returns. */
+PIN(ACL_ERROR_RT_INVALID_DEVICEID == 107001);
+PIN(ACL_ERROR_RT_CONTEXT_NULL == 107002);
+PIN(ACL_ERROR_RT_STREAM_CONTEXT == 107003);
+PIN(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID == 107006);
+PIN(ACL_ERROR_RT_INVALID_HANDLE == 107017);
+PIN(ACL_ERROR_RT_STREAM_CAPTURED == 107027);
+PIN(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT == 107030);
+PIN(ACL_ERROR_STREAM_CAPTURE_CONFLICT == 107032);
+PIN(ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC == 107041);
+PIN(ACL_ERROR_RT_SUB_ACLGRAPH_IS_CAPTURING == 107045);
+PIN(ACL_ERROR_RT_FEATURE_NOT_SUPPORT == 207000);
+PIN(ACL_ERROR_RT_MEMORY_ALLOCATION == 207001);
+PIN(ACL_ERROR_RT_NO_STREAM_RESOURCE == 207008);
+PIN(ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED == 207021);
+PIN(ACL_ERROR_RT_INTERNAL_ERROR == 507000);
+PIN(ACL_ERROR_RT_CONTEXT_RELEASE_ERROR == 507007);
+PIN(ACL_ERROR_RT_VECTOR_CORE_EXCEPTION == 507035);
+PIN(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT == 507046);
+PIN(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT == 507047);
+PIN(ACL_ERROR_RT_DRV_INTERNAL_ERROR == 507899);
+PIN(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED == 507903);
+PIN(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED == 507910);
+PIN(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED == 507911);
+PIN(ACL_ERROR_RT_CCU_EXCEPTION == 507916);
+
+/* Flag macros */
+PIN(ACL_EVENT_SYNC == 0x1U && ACL_EVENT_CAPTURE_STREAM_PROGRESS == 0x2U);
+PIN(ACL_EVENT_TIME_LINE == 0x8U && ACL_EVENT_DEVICE_USE_ONLY == 0x10U);
+PIN(ACL_EVENT_EXTERNAL == 0x20U && ACL_EVENT_IPC == 0x40U);
+PIN(ACL_EVENT_RECORD_EXTERNAL == 0x1U && ACL_EVENT_WAIT_EXTERNAL == 0x1U);
+PIN(ACL_IPC_EVENT_HANDLE_SIZE == 64U);
+PIN(ACL_STREAM_FAST_LAUNCH == 0x1U && ACL_STREAM_FAST_SYNC == 0x2U);
+PIN(ACL_STREAM_PERSISTENT == 0x4U && ACL_STREAM_HUGE == 0x8U);
+PIN(ACL_STREAM_CPU_SCHEDULE == 0x10U && ACL_STREAM_DEVICE_USE_ONLY == 0x20U);
+PIN(ACL_CONTINUE_ON_FAILURE == 0U && ACL_STOP_ON_FAILURE == 1U);
+PIN(ACL_STREAM_WAIT_VALUE_GEQ == 0U && ACL_STREAM_WAIT_VALUE_EQ == 1U);
+PIN(ACL_STREAM_WAIT_VALUE_AND == 2U && ACL_STREAM_WAIT_VALUE_NOR == 3U);
+PIN(ACL_NOTIFY_DEFAULT == 0U && ACL_NOTIFY_DEVICE_USE_ONLY == 1U);
+PIN(ACL_HOST_REG_MAPPED == 0x2UL && ACL_HOST_REG_IOMEMORY == 0x4UL);
+PIN(ACL_HOST_REG_READONLY == 0x8UL && ACL_HOST_REG_PINNED == 0x10000000UL);
+PIN(ACL_RT_MEM_UCE_INFO_MAX_NUM == 20 && UCE_INFO_RESERVED_SIZE == 14);
+PIN(MAX_MEM_UCE_INFO_ARRAY_SIZE == 128);
+
+/* Enumerators */
+PIN(ACL_DEVICE == 0 && ACL_HOST == 1);
+PIN(ACL_MEMCPY_HOST_TO_HOST == 0 && ACL_MEMCPY_HOST_TO_DEVICE == 1);
+PIN(ACL_MEMCPY_DEVICE_TO_HOST == 2 && ACL_MEMCPY_DEVICE_TO_DEVICE == 3);
+PIN(ACL_MEMCPY_DEFAULT == 4 && ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE == 5);
+PIN(ACL_MEMCPY_INNER_DEVICE_TO_DEVICE == 6);
+PIN(ACL_MEMCPY_INTER_DEVICE_TO_DEVICE == 7);
+PIN(ACL_MEM_MALLOC_HUGE_FIRST == 0 && ACL_MEM_MALLOC_NORMAL_ONLY_P2P == 5);
+PIN(ACL_MEM_MALLOC_HUGE1G_ONLY_P2P == 7);
+PIN(ACL_MEM_TYPE_LOW_BAND_WIDTH == 0x100);
+PIN(ACL_MEM_TYPE_HIGH_BAND_WIDTH == 0x1000);
+PIN(ACL_MEM_ACCESS_USER_SPACE_READONLY == 0x100000);
+PIN(ACL_HOST_REGISTER_MAPPED == 0 && ACL_HOST_REGISTER_IOMEMORY == 4);
+PIN(ACL_HOST_REGISTER_READONLY == 8);
+PIN(ACL_EVENT_STATUS_NOT_READY == 1 && ACL_EVENT_STATUS_RESERVED == 2);
+PIN(ACL_EVENT_RECORDED_STATUS_NOT_READY == 0);
+PIN(ACL_EVENT_RECORDED_STATUS_COMPLETE == 1);
+PIN(ACL_EVENT_WAIT_STATUS_RESERVED == 0xFFFF);
+PIN(ACL_STREAM_STATUS_NOT_READY == 1 && ACL_STREAM_STATUS_RESERVED == 0xFFFF);
+PIN(ACL_CALLBACK_NO_BLOCK == 0 && ACL_CALLBACK_BLOCK == 1);
+PIN(ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL == 1);
+PIN(ACL_MODEL_RI_CAPTURE_MODE_RELAXED == 2);
+PIN(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE == 1);
+PIN(ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED == 2);
+PIN(ACL_MEM_LOCATION_TYPE_UNREGISTERED == 2);
+PIN(ACL_MEM_LOCATION_TYPE_HOST_NUMA == 4);
+PIN(ACL_RT_MEM_ATTR_VA_FLAG == 3);
+PIN(ACL_HBM_MEM == 1 && ACL_HBM_MEM_P2P_HUGE1G == 11);
+PIN(ACL_MEM_NORMAL == 12 && ACL_MEM_P2P_HUGE1G == 17);
+PIN(ACL_RT_THREAD_LEVEL == 0);
+PIN(ACL_TS_ID_AIVECTOR == 1 && ACL_TS_ID_RESERVED == 2);
+PIN(ACL_RT_STREAM_FLAG == 2 && ACL_RT_STREAM_PRIORITY == 3);
+PIN(ACL_RT_STREAM_STATE_CREATE_POST == 1);
+PIN(ACL_RT_STREAM_STATE_DESTROY_PRE == 2);
+PIN(ACL_RT_ERROR_L3_PORT == 5 && ACL_RT_ERROR_OTHERS == 0xFFFF);
+PIN(ACL_RT_AICORE_ERROR_HW_LOCAL == 2);
+
+/* Types and layouts (sizes measured on CANN's headers, x86_64 LP64) */
+PIN(sizeof(aclError) == sizeof(int));
+PIN(sizeof(aclFloat16) == 2);
+PIN(sizeof(aclrtMemcpyKind) == 4 && sizeof(aclrtMemMallocPolicy) == 4);
+PIN(sizeof(aclmdlRICaptureMode) == 4 && sizeof(aclrtMemLocationType) == 4);
+PIN(sizeof(aclrtMemLocation) == 8);
+PIN(offsetof(aclrtMemLocation, type) == 4);
+PIN(sizeof(aclrtMemcpyBatchAttr) == 32);
+PIN(offsetof(aclrtMemcpyBatchAttr, srcLoc) == 8);
+PIN(offsetof(aclrtMemcpyBatchAttr, rsv) == 16);
+PIN(sizeof(aclrtPtrAttributes) == 28);
+PIN(offsetof(aclrtPtrAttributes, pageSize) == 8);
+PIN(sizeof(aclrtMallocAttrValue) == 8);
+PIN(sizeof(aclrtMallocAttribute) == 12);
+PIN(offsetof(aclrtMallocAttribute, value) == 4);
+PIN(offsetof(aclrtErrorInfo, errorType) == 4);
+PIN(offsetof(aclrtErrorInfo, detail) == 8);
+#if defined(__LP64__)
+PIN(sizeof(aclrtMallocConfig) == 16);
+PIN(sizeof(aclrtStreamConfigHandle) == 32);
+PIN(offsetof(aclrtStreamConfigHandle, priority) == 24);
+PIN(sizeof(aclrtMemUceInfo) == 128);
+PIN(sizeof(aclrtErrorInfo) == 2576);
+#endif
