@@ -7,24 +7,24 @@
 
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rbtree.h>
 #include <linux/rwsem.h>
+#include <linux/semaphore.h>
 #include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include <linux/npu_dma.h>
 
 #define NPU_DMA_NAME		"npu_dma"
 #define NPU_DMA_MAX_DEVICES	64
 
 struct npu_dma_engine_ops;
-
-/**
- * enum npu_dma_backend - which engine drives an NPU
- * @NPU_DMA_BACKEND_EDU: QEMU's edu PCI device
- * @NPU_DMA_BACKEND_SIM: software-simulated NPU inside this module
- */
-enum npu_dma_backend {
-	NPU_DMA_BACKEND_EDU,
-	NPU_DMA_BACKEND_SIM,
-};
+struct npu_dma_devmem;
 
 /**
  * struct npu_dma_device - one NPU, as seen by the core
@@ -33,11 +33,16 @@ enum npu_dma_backend {
  * @cdev: character device, parented to @dev by cdev_device_add()
  * @parent: bus device of the engine (PCI function or platform device)
  * @index: N in /dev/npu_dmaN
- * @backend: engine kind, shown in sysfs
- * @ops: engine operations; only valid while @gone is false
+ * @backend: engine kind, NPU_DMA_BACKEND_* of the ABI
+ * @ops: engine operations
  * @engine: engine private data, owned by the engine
  * @mem_size: device memory advertised, in bytes
  * @nr_channels: DMA channels the engine runs in parallel
+ * @mem: device memory: allocator and backing pages
+ * @channels: one count per DMA channel; every transfer holds one, so
+ *	queues share the channels in FIFO order
+ * @ctx_lock: Protects @contexts
+ * @contexts: open files (struct npu_dma_ctx.node), for teardown on removal
  * @gone_lock: Protects @gone; held for read around every use of @ops
  *	from a file operation, for write while the engine goes away
  * @gone: set once the engine has been removed; file operations then
@@ -48,11 +53,16 @@ struct npu_dma_device {
 	struct cdev cdev;
 	struct device *parent;
 	int index;
-	enum npu_dma_backend backend;
+	u32 backend;
 	const struct npu_dma_engine_ops *ops;
 	void *engine;
 	u64 mem_size;
 	u32 nr_channels;
+	struct npu_dma_devmem *mem;
+	struct semaphore channels;
+
+	struct mutex ctx_lock;
+	struct list_head contexts;
 
 	struct rw_semaphore gone_lock;
 	bool gone;
@@ -64,12 +74,76 @@ static inline struct npu_dma_device *to_npu_dma_device(struct device *dev)
 }
 
 /**
+ * struct npu_dma_seg - one side of a transfer piece, inside one page
+ * @page: the page
+ * @offset: byte offset in @page
+ * @dma: bus address of @page + @offset (engines with dma_mapped only)
+ */
+struct npu_dma_seg {
+	struct page *page;
+	unsigned int offset;
+	dma_addr_t dma;
+};
+
+/**
  * struct npu_dma_engine_ops - what an engine provides to the core
  * @name: backend name shown in sysfs ("edu", "sim")
+ * @dma_mapped: host and device pages must be DMA-mapped for this engine
+ * @copy: move @len bytes from @src to @dst, neither crossing a page;
+ *	may sleep; returns 0 or a negative errno (-ETIMEDOUT, -EIO)
  */
 struct npu_dma_engine_ops {
 	const char *name;
+	bool dma_mapped;
+	int (*copy)(struct npu_dma_device *ndev, const struct npu_dma_seg *dst,
+		    const struct npu_dma_seg *src, size_t len);
 };
+
+/**
+ * struct npu_dma_range - an address range owned by a context
+ * @node: in the context's tree (device allocations or host regions)
+ * @start: first address
+ * @size: bytes
+ * @ref: the tree holds one reference, each queued job one per range it
+ *	touches; the range is released by the last put
+ */
+struct npu_dma_range {
+	struct rb_node node;
+	u64 start;
+	u64 size;
+	struct kref ref;
+};
+
+/**
+ * struct npu_dma_ctx - an open /dev/npu_dmaN
+ * @ndev: its NPU (the file holds a device reference)
+ * @mm: address space of the opener (mmgrab'ed): pins are charged to it
+ *	and only it may pin, submit or map
+ * @node: in ndev->contexts
+ * @lock: Protects @mem_tree, @host_tree and @queues
+ * @mem_tree: device allocations (struct npu_dma_alloc)
+ * @host_tree: registered host ranges (struct npu_dma_region)
+ * @queues: queues of this context by index
+ * @events: event table (struct npu_dma_event_slot[]), vmalloc_user
+ */
+struct npu_dma_ctx {
+	struct npu_dma_device *ndev;
+	struct mm_struct *mm;
+	struct list_head node;
+	struct mutex lock;
+	struct rb_root mem_tree;
+	struct rb_root host_tree;
+	struct xarray queues;
+	struct npu_dma_event_slot *events;
+};
+
+#define NPU_DMA_MAX_EVENT_SLOTS		4096
+#define NPU_DMA_MAX_QUEUE_ENTRIES	4096
+#define NPU_DMA_MAX_QUEUES		64
+#define NPU_DMA_MAX_COPY_LEN		(1ULL << 32)
+#define NPU_DMA_MAX_2D_HEIGHT		(1U << 20)
+#define NPU_DMA_MAX_2D_PITCH		(1ULL << 32)
+#define NPU_DMA_QUEUE_MMAP_BASE		(1ULL << 32)
 
 #define npu_err(ndev, fmt, ...) \
 	dev_err(&(ndev)->dev, "%s: " fmt, __func__, ##__VA_ARGS__)
@@ -78,13 +152,32 @@ struct npu_dma_engine_ops {
 
 /* npu_dma_dev.c: device registration, char device */
 struct npu_dma_device *npu_dma_device_create(struct device *parent,
-					     enum npu_dma_backend backend,
+					     u32 backend,
 					     const struct npu_dma_engine_ops *ops,
 					     void *engine);
 int npu_dma_device_add(struct npu_dma_device *ndev);
 void npu_dma_device_remove(struct npu_dma_device *ndev);
 int npu_dma_chrdev_init(void);
 void npu_dma_chrdev_exit(void);
+
+/* npu_dma_ctx.c: file operations of a context */
+extern const struct file_operations npu_dma_fops;
+void npu_dma_ctx_teardown(struct npu_dma_ctx *ctx);
+
+/* npu_dma_range.c */
+struct npu_dma_range *npu_dma_range_find(struct rb_root *root, u64 addr,
+					 u64 len);
+int npu_dma_range_insert(struct rb_root *root, struct npu_dma_range *range);
+
+/* npu_dma_mem.c: device memory */
+int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy);
+void npu_dma_devmem_fini(struct npu_dma_device *ndev);
+u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev);
+int npu_dma_devmem_seg(struct npu_dma_device *ndev, u64 addr,
+		       struct npu_dma_seg *seg);
+int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+int npu_dma_mem_free_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+void npu_dma_mem_release_all(struct npu_dma_ctx *ctx);
 
 /* npu_dma_sysfs.c */
 extern const struct attribute_group *npu_dma_dev_groups[];

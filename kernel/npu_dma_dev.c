@@ -14,7 +14,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "npu_dma.h"
+#include "npu_dma_queue.h"
 
 static dev_t npu_dma_devt;
 static DEFINE_IDA(npu_dma_ida);
@@ -22,48 +22,6 @@ static DEFINE_IDA(npu_dma_ida);
 static struct class npu_dma_class = {
 	.name = NPU_DMA_NAME,
 	.dev_groups = npu_dma_dev_groups,
-};
-
-static int npu_dma_open(struct inode *inode, struct file *file)
-{
-	struct npu_dma_device *ndev =
-		container_of(inode->i_cdev, struct npu_dma_device, cdev);
-	int ret = 0;
-
-	down_read(&ndev->gone_lock);
-	if (ndev->gone)
-		ret = -ENODEV;
-	else
-		get_device(&ndev->dev);
-	up_read(&ndev->gone_lock);
-	if (ret)
-		return ret;
-
-	file->private_data = ndev;
-	return nonseekable_open(inode, file);
-}
-
-static int npu_dma_release(struct inode *inode, struct file *file)
-{
-	struct npu_dma_device *ndev = file->private_data;
-
-	put_device(&ndev->dev);
-	return 0;
-}
-
-static long npu_dma_ioctl(struct file *file, unsigned int cmd,
-			  unsigned long arg)
-{
-	return -ENOTTY;
-}
-
-static const struct file_operations npu_dma_fops = {
-	.owner = THIS_MODULE,
-	.open = npu_dma_open,
-	.release = npu_dma_release,
-	.unlocked_ioctl = npu_dma_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };
 
 static void npu_dma_dev_release(struct device *dev)
@@ -88,7 +46,7 @@ static void npu_dma_dev_release(struct device *dev)
  * Return: the device or an ERR_PTR().
  */
 struct npu_dma_device *npu_dma_device_create(struct device *parent,
-					     enum npu_dma_backend backend,
+					     u32 backend,
 					     const struct npu_dma_engine_ops *ops,
 					     void *engine)
 {
@@ -111,6 +69,8 @@ struct npu_dma_device *npu_dma_device_create(struct device *parent,
 	ndev->ops = ops;
 	ndev->engine = engine;
 	init_rwsem(&ndev->gone_lock);
+	mutex_init(&ndev->ctx_lock);
+	INIT_LIST_HEAD(&ndev->contexts);
 
 	device_initialize(&ndev->dev);
 	ndev->dev.class = &npu_dma_class;
@@ -138,11 +98,17 @@ int npu_dma_device_add(struct npu_dma_device *ndev)
 	ret = dev_set_name(&ndev->dev, NPU_DMA_NAME "%d", ndev->index);
 	if (ret)
 		return ret;
+	sema_init(&ndev->channels, ndev->nr_channels);
+	/* Engines that DMA-map need their memory mapped up front. */
+	ret = npu_dma_devmem_init(ndev, !ndev->ops->dma_mapped);
+	if (ret)
+		return ret;
 
 	ret = cdev_device_add(&ndev->cdev, &ndev->dev);
 	if (ret) {
 		dev_err(ndev->parent, "Failed to add %s: %d\n",
 			dev_name(&ndev->dev), ret);
+		npu_dma_devmem_fini(ndev);
 		return ret;
 	}
 
@@ -160,11 +126,23 @@ int npu_dma_device_add(struct npu_dma_device *ndev)
  */
 void npu_dma_device_remove(struct npu_dma_device *ndev)
 {
+	struct npu_dma_ctx *ctx;
+
 	cdev_device_del(&ndev->cdev, &ndev->dev);
+
+	/* Unblock ioctls waiting on queues before taking the lock. */
+	mutex_lock(&ndev->ctx_lock);
+	list_for_each_entry(ctx, &ndev->contexts, node)
+		npu_dma_queue_abort_all(ctx);
+	mutex_unlock(&ndev->ctx_lock);
 
 	down_write(&ndev->gone_lock);
 	ndev->gone = true;
-	ndev->ops = NULL;
+	mutex_lock(&ndev->ctx_lock);
+	list_for_each_entry(ctx, &ndev->contexts, node)
+		npu_dma_ctx_teardown(ctx);
+	mutex_unlock(&ndev->ctx_lock);
+	npu_dma_devmem_fini(ndev);
 	ndev->engine = NULL;
 	up_write(&ndev->gone_lock);
 

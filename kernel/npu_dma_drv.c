@@ -7,7 +7,7 @@
 
 #include <linux/module.h>
 
-#include "npu_dma.h"
+#include "npu_dma_queue.h"
 
 static unsigned int nr_sim;
 module_param(nr_sim, uint, 0444);
@@ -28,10 +28,13 @@ static int __init npu_dma_init(void)
 		return ret;
 	}
 	npu_dma_debugfs_init(test_hooks);
+	ret = npu_dma_queue_init();
+	if (ret)
+		goto err_debugfs;
 
 	ret = npu_dma_edu_init();
 	if (ret)
-		goto err_debugfs;
+		goto err_queue;
 	ret = npu_dma_sim_init(nr_sim);
 	if (ret)
 		goto err_edu;
@@ -39,6 +42,8 @@ static int __init npu_dma_init(void)
 
 err_edu:
 	npu_dma_edu_exit();
+err_queue:
+	npu_dma_queue_exit();
 err_debugfs:
 	npu_dma_debugfs_exit();
 	npu_dma_chrdev_exit();
@@ -50,6 +55,7 @@ static void __exit npu_dma_exit(void)
 {
 	npu_dma_sim_exit();
 	npu_dma_edu_exit();
+	npu_dma_queue_exit();
 	npu_dma_debugfs_exit();
 	npu_dma_chrdev_exit();
 }

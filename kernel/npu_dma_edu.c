@@ -7,6 +7,7 @@
  */
 
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
 #include <linux/io.h>
@@ -25,6 +26,16 @@ module_param(edu_dma_bits, uint, 0444);
 MODULE_PARM_DESC(edu_dma_bits,
 		 "DMA address bits of the edu devices; must match QEMU's dma_mask property (24..64, default 28)");
 
+static unsigned int edu_chunk = 2048;
+module_param(edu_chunk, uint, 0444);
+MODULE_PARM_DESC(edu_chunk,
+		 "Bytes per edu DMA (1..4095); QEMU < 9.1 aborts on a transfer touching the buffer's last byte (default 2048)");
+
+static unsigned int edu_timeout_ms = 2000;
+module_param(edu_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(edu_timeout_ms,
+		 "Time an edu DMA may take before it is failed with -ETIMEDOUT, in ms (default 2000; QEMU takes 100 ms of virtual time)");
+
 static unsigned int edu_mem_mb = 16;
 module_param(edu_mem_mb, uint, 0444);
 MODULE_PARM_DESC(edu_mem_mb,
@@ -37,6 +48,8 @@ MODULE_PARM_DESC(edu_mem_mb,
  * @ndev: the NPU it backs
  * @selftest_done: completed by the IRQ handler on EDU_IRQ_SELFTEST
  * @dma_done: completed by the IRQ handler on EDU_IRQ_DMA
+ * @dma_lock: Protects the DMA registers: the card has one DMA context and
+ *	silently drops writes while it runs
  */
 struct npu_dma_edu {
 	struct pci_dev *pdev;
@@ -44,10 +57,68 @@ struct npu_dma_edu {
 	struct npu_dma_device *ndev;
 	struct completion selftest_done;
 	struct completion dma_done;
+	struct mutex dma_lock;
 };
+
+/* Wait for a DMA the card still runs after a timeout, so the next works. */
+static void npu_edu_recover(struct npu_dma_edu *edu)
+{
+	unsigned int i;
+
+	for (i = 0; i < 100 && (readq(edu->regs + EDU_REG_DMA_CMD) & EDU_DMA_CMD_START); i++)
+		msleep(20);
+	iowrite32(EDU_IRQ_DMA, edu->regs + EDU_REG_IRQ_ACK);
+}
+
+/* One transfer between RAM and the card's buffer; sleeps on the IRQ. */
+static int npu_edu_dma(struct npu_dma_edu *edu, u64 src, u64 dst, u32 count,
+		       u32 cmd)
+{
+	reinit_completion(&edu->dma_done);
+	writeq(src, edu->regs + EDU_REG_DMA_SRC);
+	writeq(dst, edu->regs + EDU_REG_DMA_DST);
+	writeq(count, edu->regs + EDU_REG_DMA_COUNT);
+	writeq(cmd | EDU_DMA_CMD_START | EDU_DMA_CMD_IRQ, edu->regs + EDU_REG_DMA_CMD);
+	if (!wait_for_completion_timeout(&edu->dma_done,
+					 msecs_to_jiffies(edu_timeout_ms))) {
+		dev_err_ratelimited(&edu->pdev->dev, "DMA of %u bytes timed out\n", count);
+		npu_edu_recover(edu);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/*
+ * Every byte goes RAM -> card buffer -> RAM, in chunks that stay clear of
+ * the buffer's last byte (QEMU_EDU.md: QEMU < 9.1 aborts otherwise).
+ */
+static int npu_edu_copy(struct npu_dma_device *ndev, const struct npu_dma_seg *dst,
+			const struct npu_dma_seg *src, size_t len)
+{
+	struct npu_dma_edu *edu = ndev->engine;
+	struct device *dev = &edu->pdev->dev;
+	size_t done, n;
+	int ret = 0;
+
+	mutex_lock(&edu->dma_lock);
+	for (done = 0; done < len && !ret; done += n) {
+		n = min_t(size_t, len - done, edu_chunk);
+		dma_sync_single_for_device(dev, src->dma + done, n, DMA_TO_DEVICE);
+		ret = npu_edu_dma(edu, src->dma + done, EDU_DMA_BUF_ADDR, n, 0);
+		if (ret)
+			break;
+		ret = npu_edu_dma(edu, EDU_DMA_BUF_ADDR, dst->dma + done, n,
+				  EDU_DMA_CMD_TO_HOST);
+		dma_sync_single_for_cpu(dev, dst->dma + done, n, DMA_FROM_DEVICE);
+	}
+	mutex_unlock(&edu->dma_lock);
+	return ret;
+}
 
 static const struct npu_dma_engine_ops npu_edu_ops = {
 	.name = "edu",
+	.dma_mapped = true,
+	.copy = npu_edu_copy,
 };
 
 static irqreturn_t npu_edu_irq(int irq, void *data)
@@ -165,6 +236,7 @@ static int npu_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	edu->pdev = pdev;
 	init_completion(&edu->selftest_done);
 	init_completion(&edu->dma_done);
+	mutex_init(&edu->dma_lock);
 
 	ret = pcim_enable_device(pdev);
 	if (ret) {
@@ -233,6 +305,11 @@ int npu_dma_edu_init(void)
 	if (edu_dma_bits < 24 || edu_dma_bits > 64) {
 		pr_err(NPU_DMA_NAME ": edu_dma_bits=%u out of range (24..64)\n",
 		       edu_dma_bits);
+		return -EINVAL;
+	}
+	if (!edu_chunk || edu_chunk >= EDU_DMA_BUF_SIZE) {
+		pr_err(NPU_DMA_NAME ": edu_chunk=%u out of range (1..%u)\n",
+		       edu_chunk, EDU_DMA_BUF_SIZE - 1);
 		return -EINVAL;
 	}
 	if (!edu_mem_mb || edu_mem_mb > 1024) {

@@ -8,6 +8,7 @@
  */
 
 #include <linux/dma-mapping.h>
+#include <linux/highmem.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
@@ -37,8 +38,23 @@ struct npu_dma_sim {
 	struct npu_dma_device *ndev;
 };
 
+/* The simulated DMA engine: a CPU copy between the two pages. */
+static int npu_sim_copy(struct npu_dma_device *ndev, const struct npu_dma_seg *dst,
+			const struct npu_dma_seg *src, size_t len)
+{
+	void *d = kmap_local_page(dst->page);
+	void *s = kmap_local_page(src->page);
+
+	memcpy(d + dst->offset, s + src->offset, len);
+	kunmap_local(s);
+	kunmap_local(d);
+	return 0;
+}
+
 static const struct npu_dma_engine_ops npu_sim_ops = {
 	.name = "sim",
+	.dma_mapped = false,
+	.copy = npu_sim_copy,
 };
 
 static struct platform_device *npu_sim_pdevs[NPU_SIM_MAX_DEVICES];

@@ -41,7 +41,7 @@ run_vm() {
 		case $t in *.c) continue ;; esac
 		run_logged vm "host/$(basename "$t")" "$t" tools/npu-vm || failed=1
 	done
-	run_logged vm guest tools/npu-vm run --no-build --icount -- \
+	run_logged vm guest tools/npu-vm run --no-build -- \
 		"$dir/runtests.sh" || failed=1
 	return $failed
 }

@@ -15,6 +15,8 @@ TIMEOUT=${NPU_TEST_TIMEOUT:-900}
 SPLAT='Oops|BUG:|WARNING:|general protection fault|kernel BUG at|KASAN:|UBSAN:|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|soft lockup|DMA-API:'
 
 pins() {
+	# Fold the per-CPU counter deltas first, or the sums lag behind.
+	echo 1 > /proc/sys/vm/stat_refresh 2>/dev/null
 	awk '$1 == "nr_foll_pin_acquired" { a = $2 }
 	     $1 == "nr_foll_pin_released" { r = $2 }
 	     END { print a - r }' /proc/vmstat

@@ -234,7 +234,7 @@ END_TEST
 
 START_TEST(test_invalid_sim_channels_is_refused)
 {
-	assert_load_rejected("nr_sim=1 sim_channels=0",
+	assert_load_rejected("nr_sim=1 sim_channels=0 edu_dma_bits=64",
 			     "npu_dma: sim_channels=0 out of range (1..16)");
 }
 END_TEST

@@ -6,6 +6,7 @@
 #define T_VM_H
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "t_util.h"
@@ -33,6 +34,8 @@ static inline int t_run_suite(Suite *s)
 	SRunner *sr = srunner_create(s);
 	int failed;
 
+	/* Line-buffered: a test killed by a timeout still shows its output. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -300,6 +300,8 @@ struct npu_dma_desc {
  * @error_seq: kernel: sequence number of the first failed descriptor, or 0
  * @error: kernel: its negative errno
  * @error_count: kernel: descriptors failed so far
+ * @last_error_seq: kernel: sequence number of the latest failed descriptor
+ * @last_error: kernel: its negative errno
  * @pad1: unused
  *
  * The ring of @entries struct npu_dma_desc starts at
@@ -318,7 +320,9 @@ struct npu_dma_queue_ctrl {
 	__u64 error_seq;
 	__s32 error;
 	__u32 error_count;
-	__u64 pad1[2];
+	__u64 last_error_seq;
+	__s32 last_error;
+	__u32 pad1;
 };
 
 #define NPU_DMA_QUEUE_RING_OFFSET	4096

@@ -37,6 +37,8 @@ ABI(npu_dma_queue_ctrl, 128);
 OFF(npu_dma_queue_ctrl, sq_head, 64);
 OFF(npu_dma_queue_ctrl, completed_seq, 80);
 OFF(npu_dma_queue_ctrl, error, 104);
+OFF(npu_dma_queue_ctrl, last_error_seq, 112);
+OFF(npu_dma_queue_ctrl, last_error, 120);
 ABI(npu_dma_event_slot, 32);
 
 START_TEST(test_abi_sizes_are_multiples_of_8)

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npu_dma: validation of descriptors.
+ *
+ * Works on the job's private copy of a descriptor, never on the ring.
+ * Every field an opcode does not use must be zero; every address must
+ * lie, with its whole extent, inside one device allocation or one host
+ * registration of the submitting context (or be pinned now, for
+ * pageable host memory); lengths and 2-D extents are checked for
+ * overflow. The job takes a reference on what it touches.
+ */
+
+#include <linux/overflow.h>
+
+#include "npu_dma_queue.h"
+
+static int npu_desc_check_fields(const struct npu_dma_desc *d)
+{
+	bool copy = d->opcode == NPU_DMA_OP_COPY || d->opcode == NPU_DMA_OP_COPY_2D;
+
+	if (d->opcode > NPU_DMA_OP_MAX || d->flags & ~NPU_DMA_DESC_FLAGS_MASK ||
+	    d->reserved)
+		return -EINVAL;
+	if (d->opcode != NPU_DMA_OP_FILL && d->fill_size)
+		return -EINVAL;
+	if (d->opcode != NPU_DMA_OP_COPY_2D &&
+	    (d->height || d->src_pitch || d->dst_pitch))
+		return -EINVAL;
+	if (d->opcode != NPU_DMA_OP_WAIT && d->wait_queue)
+		return -EINVAL;
+	if (d->opcode != NPU_DMA_OP_FILL && d->opcode != NPU_DMA_OP_WAIT &&
+	    d->value)
+		return -EINVAL;
+	if (!copy && (d->src || d->flags & (NPU_DMA_DESC_F_SRC_HOST |
+					    NPU_DMA_DESC_F_SRC_PAGEABLE)))
+		return -EINVAL;
+	if (!copy && d->opcode != NPU_DMA_OP_FILL &&
+	    (d->len || d->flags & (NPU_DMA_DESC_F_DST_HOST |
+				   NPU_DMA_DESC_F_DST_PAGEABLE)))
+		return -EINVAL;
+	if (!copy && d->opcode != NPU_DMA_OP_FILL &&
+	    d->opcode != NPU_DMA_OP_EVENT_RECORD && d->dst)
+		return -EINVAL;
+	/* Pageable names host memory; host-to-host is the library's job. */
+	if ((d->flags & NPU_DMA_DESC_F_SRC_PAGEABLE &&
+	     !(d->flags & NPU_DMA_DESC_F_SRC_HOST)) ||
+	    (d->flags & NPU_DMA_DESC_F_DST_PAGEABLE &&
+	     !(d->flags & NPU_DMA_DESC_F_DST_HOST)))
+		return -EINVAL;
+	if ((d->flags & NPU_DMA_DESC_F_SRC_HOST) &&
+	    (d->flags & NPU_DMA_DESC_F_DST_HOST))
+		return -EINVAL;
+	return 0;
+}
+
+/* Bytes a side spans: one run, or height rows pitch apart. */
+static int npu_desc_extent(const struct npu_dma_desc *d, u64 pitch, u64 *extent)
+{
+	u64 rows;
+
+	if (!d->len || d->len > NPU_DMA_MAX_COPY_LEN)
+		return -EINVAL;
+	if (d->opcode != NPU_DMA_OP_COPY_2D) {
+		*extent = d->len;
+		return 0;
+	}
+	if (!d->height || d->height > NPU_DMA_MAX_2D_HEIGHT ||
+	    pitch < d->len || pitch > NPU_DMA_MAX_2D_PITCH)
+		return -EINVAL;
+	if (check_mul_overflow((u64)(d->height - 1), pitch, &rows) ||
+	    check_add_overflow(rows, d->len, extent))
+		return -EINVAL;
+	return 0;
+}
+
+/* Resolve one side to an object of the context, taking a reference. */
+static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_dma_side *side,
+			    u64 addr, u64 extent, bool host, bool pageable,
+			    bool write)
+{
+	struct npu_dma_region *pin;
+	struct npu_dma_range *r;
+
+	if (pageable) {
+		pin = npu_dma_pin_transient(ctx, addr, extent, write);
+		if (IS_ERR(pin))
+			return PTR_ERR(pin);
+		side->kind = NPU_DMA_SIDE_HOST;
+		side->obj = &pin->range;
+		return 0;
+	}
+
+	mutex_lock(&ctx->lock);
+	r = npu_dma_range_find(host ? &ctx->host_tree : &ctx->mem_tree, addr,
+			       extent);
+	if (r && host && write &&
+	    !container_of(r, struct npu_dma_region, range)->writable)
+		r = NULL;	/* registered read-only */
+	if (r)
+		kref_get(&r->ref);
+	mutex_unlock(&ctx->lock);
+	if (!r)
+		return -EFAULT;
+	side->kind = host ? NPU_DMA_SIDE_HOST : NPU_DMA_SIDE_DEV;
+	side->obj = r;
+	return 0;
+}
+
+static int npu_desc_prepare_copy(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
+{
+	const struct npu_dma_desc *d = &job->d;
+	u64 sext, dext;
+	int ret;
+
+	ret = npu_desc_extent(d, d->src_pitch, &sext);
+	if (!ret)
+		ret = npu_desc_extent(d, d->dst_pitch, &dext);
+	if (ret)
+		return ret;
+
+	ret = npu_desc_resolve(ctx, &job->src, d->src, sext,
+			       d->flags & NPU_DMA_DESC_F_SRC_HOST,
+			       d->flags & NPU_DMA_DESC_F_SRC_PAGEABLE, false);
+	if (ret)
+		return ret;
+	return npu_desc_resolve(ctx, &job->dst, d->dst, dext,
+				d->flags & NPU_DMA_DESC_F_DST_HOST,
+				d->flags & NPU_DMA_DESC_F_DST_PAGEABLE, true);
+}
+
+static int npu_desc_prepare_fill(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
+{
+	const struct npu_dma_desc *d = &job->d;
+	u64 ext;
+	int ret;
+
+	if (d->fill_size != 1 && d->fill_size != 2 && d->fill_size != 4)
+		return -EINVAL;
+	if (d->len % d->fill_size || d->value >> (8 * d->fill_size))
+		return -EINVAL;
+	ret = npu_desc_extent(d, 0, &ext);
+	if (ret)
+		return ret;
+	job->src.kind = NPU_DMA_SIDE_FILL;
+	return npu_desc_resolve(ctx, &job->dst, d->dst, ext,
+				d->flags & NPU_DMA_DESC_F_DST_HOST,
+				d->flags & NPU_DMA_DESC_F_DST_PAGEABLE, true);
+}
+
+static int npu_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
+{
+	int ret = npu_desc_check_fields(&job->d);
+
+	if (ret)
+		return ret;
+	switch (job->d.opcode) {
+	case NPU_DMA_OP_COPY:
+	case NPU_DMA_OP_COPY_2D:
+		return npu_desc_prepare_copy(ctx, job);
+	case NPU_DMA_OP_FILL:
+		return npu_desc_prepare_fill(ctx, job);
+	case NPU_DMA_OP_EVENT_RECORD:
+		return job->d.dst < NPU_DMA_MAX_EVENT_SLOTS ? 0 : -EINVAL;
+	case NPU_DMA_OP_WAIT:
+		job->wait_q = npu_dma_queue_get_by_id(job->d.wait_queue, ctx->mm);
+		return job->wait_q ? 0 : -ENOENT;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * npu_dma_job_prepare() - validate a job's descriptor and resolve it
+ * @ctx: submitting context (its process is current)
+ * @job: job holding a private copy of the descriptor
+ *
+ * On failure job->status is set and the job holds no reference.
+ */
+void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
+{
+	int ret = npu_desc_prepare(ctx, job);
+
+	if (ret) {
+		npu_dbg(ctx->ndev, "queue %u seq %llu: opcode %u rejected: %d\n",
+			job->q->id, job->seq, job->d.opcode, ret);
+		npu_dma_job_put_refs(job);
+		job->status = ret;
+	}
+}
+
+static void npu_side_put(struct npu_dma_side *side)
+{
+	if (side->kind == NPU_DMA_SIDE_HOST)
+		npu_dma_region_put(side->obj);
+	else if (side->kind == NPU_DMA_SIDE_DEV)
+		npu_dma_alloc_put(side->obj);
+	side->kind = NPU_DMA_SIDE_NONE;
+	side->obj = NULL;
+}
+
+/**
+ * npu_dma_job_put_refs() - drop what a job holds
+ * @job: the job
+ */
+void npu_dma_job_put_refs(struct npu_dma_job *job)
+{
+	npu_side_put(&job->src);
+	npu_side_put(&job->dst);
+	if (job->wait_q) {
+		npu_dma_queue_put(job->wait_q);
+		job->wait_q = NULL;
+	}
+}

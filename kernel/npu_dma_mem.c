@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npu_dma: device memory.
+ *
+ * Each NPU has mem_size bytes of device memory at device addresses
+ * [NPU_DMA_DEVMEM_BASE, + mem_size): a genalloc pool hands out ranges,
+ * pages back them. A simulated NPU backs pages lazily, on first access,
+ * and returns them when the allocation is freed, so a large advertised
+ * memory costs only what is used. An edu NPU reserves all its pages from
+ * host RAM at probe and DMA-maps them for the card.
+ *
+ * Allocations belong to the context that made them (ctx->mem_tree) and
+ * are refcounted: a queued job holds a reference, so MEM_FREE or close
+ * during a copy releases the memory only when the copy is done.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/genalloc.h>
+#include <linux/highmem.h>
+#include <linux/log2.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "npu_dma_queue.h"
+
+#define NPU_DMA_DEVMEM_BASE	(1ULL << 40)
+#define NPU_DMA_HUGE_SIZE	SZ_2M
+#define NPU_DMA_MAX_ALIGN	SZ_1G
+
+/**
+ * struct npu_dma_devmem - device memory of one NPU
+ * @pool: allocator of device addresses, page granular
+ * @lazy: pages are allocated on first access (sim)
+ * @pages: lazy: page index -> struct page
+ * @eager: !lazy: every page, allocated at init
+ * @dma: !lazy: bus address of each page of @eager
+ * @nr_pages: pages of device memory
+ */
+struct npu_dma_devmem {
+	struct gen_pool *pool;
+	bool lazy;
+	struct xarray pages;
+	struct page **eager;
+	dma_addr_t *dma;
+	unsigned long nr_pages;
+};
+
+/**
+ * struct npu_dma_alloc - one device allocation of a context
+ * @range: device addresses, in ctx->mem_tree
+ * @ndev: its NPU
+ */
+struct npu_dma_alloc {
+	struct npu_dma_range range;
+	struct npu_dma_device *ndev;
+};
+
+static void npu_devmem_free_eager(struct npu_dma_device *ndev,
+				  struct npu_dma_devmem *mem)
+{
+	unsigned long i;
+
+	for (i = 0; i < mem->nr_pages && mem->eager[i]; i++)
+		dma_free_pages(ndev->parent, PAGE_SIZE, mem->eager[i], mem->dma[i],
+			       DMA_BIDIRECTIONAL);
+	kvfree(mem->eager);
+	kvfree(mem->dma);
+}
+
+/* Pages the engine can reach with its DMA mask, mapped for it. */
+static int npu_devmem_alloc_eager(struct npu_dma_device *ndev,
+				  struct npu_dma_devmem *mem)
+{
+	unsigned long i;
+
+	mem->eager = kvcalloc(mem->nr_pages, sizeof(*mem->eager), GFP_KERNEL);
+	mem->dma = kvcalloc(mem->nr_pages, sizeof(*mem->dma), GFP_KERNEL);
+	if (!mem->eager || !mem->dma)
+		return -ENOMEM;
+
+	for (i = 0; i < mem->nr_pages; i++) {
+		mem->eager[i] = dma_alloc_pages(ndev->parent, PAGE_SIZE, &mem->dma[i],
+						DMA_BIDIRECTIONAL, GFP_KERNEL);
+		if (!mem->eager[i])
+			return -ENOMEM;
+		clear_highpage(mem->eager[i]);
+	}
+	return 0;
+}
+
+/**
+ * npu_dma_devmem_init() - set up the device memory of an NPU
+ * @ndev: the NPU, with mem_size set
+ * @lazy: back pages on first use (else reserve and DMA-map all now)
+ *
+ * Return: 0 or a negative errno.
+ */
+int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy)
+{
+	struct npu_dma_devmem *mem;
+	int ret;
+
+	mem = kzalloc(sizeof(*mem), GFP_KERNEL);
+	if (!mem)
+		return -ENOMEM;
+	mem->lazy = lazy;
+	mem->nr_pages = ndev->mem_size >> PAGE_SHIFT;
+	xa_init(&mem->pages);
+
+	ret = -ENOMEM;
+	mem->pool = gen_pool_create(PAGE_SHIFT, dev_to_node(ndev->parent));
+	if (!mem->pool)
+		goto err_free;
+	ret = gen_pool_add(mem->pool, NPU_DMA_DEVMEM_BASE, ndev->mem_size,
+			   dev_to_node(ndev->parent));
+	if (ret)
+		goto err_pool;
+	if (!lazy) {
+		ret = npu_devmem_alloc_eager(ndev, mem);
+		if (ret) {
+			dev_err(ndev->parent, "Failed to reserve device memory: %d\n", ret);
+			npu_devmem_free_eager(ndev, mem);
+			goto err_pool;
+		}
+	}
+	ndev->mem = mem;
+	return 0;
+
+err_pool:
+	gen_pool_destroy(mem->pool);
+err_free:
+	kfree(mem);
+	return ret;
+}
+
+/**
+ * npu_dma_devmem_fini() - free the device memory of an NPU
+ * @ndev: the NPU; every allocation must have been released
+ */
+void npu_dma_devmem_fini(struct npu_dma_device *ndev)
+{
+	struct npu_dma_devmem *mem = ndev->mem;
+	struct page *page;
+	unsigned long idx;
+
+	if (!mem)
+		return;
+	if (mem->lazy) {
+		xa_for_each(&mem->pages, idx, page)
+			__free_page(page);
+		xa_destroy(&mem->pages);
+	} else {
+		npu_devmem_free_eager(ndev, mem);
+	}
+	gen_pool_destroy(mem->pool);
+	kfree(mem);
+	ndev->mem = NULL;
+}
+
+u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev)
+{
+	return ndev->mem ? gen_pool_avail(ndev->mem->pool) : 0;
+}
+
+static struct page *npu_devmem_lazy_page(struct npu_dma_devmem *mem,
+					 unsigned long idx)
+{
+	struct page *page, *old;
+
+	page = xa_load(&mem->pages, idx);
+	if (page)
+		return page;
+
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!page)
+		return NULL;
+	old = xa_cmpxchg(&mem->pages, idx, NULL, page, GFP_KERNEL);
+	if (xa_is_err(old)) {
+		__free_page(page);
+		return NULL;
+	}
+	if (old) {
+		__free_page(page);	/* another channel backed it first */
+		return old;
+	}
+	return page;
+}
+
+/**
+ * npu_dma_devmem_seg() - the page behind a device address
+ * @ndev: the NPU
+ * @addr: device address, inside a live allocation
+ * @seg: filled with page, offset and (edu) bus address
+ *
+ * Return: 0, or -ENOMEM when a lazy page cannot be allocated.
+ */
+int npu_dma_devmem_seg(struct npu_dma_device *ndev, u64 addr,
+		       struct npu_dma_seg *seg)
+{
+	struct npu_dma_devmem *mem = ndev->mem;
+	unsigned long idx = (addr - NPU_DMA_DEVMEM_BASE) >> PAGE_SHIFT;
+
+	seg->offset = offset_in_page(addr);
+	if (mem->lazy) {
+		seg->page = npu_devmem_lazy_page(mem, idx);
+		seg->dma = 0;
+		return seg->page ? 0 : -ENOMEM;
+	}
+	seg->page = mem->eager[idx];
+	seg->dma = mem->dma[idx] + seg->offset;
+	return 0;
+}
+
+/* Give the pages of a freed allocation back (sim) or scrub them (edu). */
+static void npu_devmem_release_pages(struct npu_dma_devmem *mem, u64 start,
+				     u64 size)
+{
+	unsigned long first = (start - NPU_DMA_DEVMEM_BASE) >> PAGE_SHIFT;
+	unsigned long idx, last = first + (size >> PAGE_SHIFT);
+	struct page *page;
+
+	for (idx = first; idx < last; idx++) {
+		if (mem->lazy) {
+			page = xa_erase(&mem->pages, idx);
+			if (page)
+				__free_page(page);
+		} else {
+			clear_highpage(mem->eager[idx]);
+		}
+		cond_resched();
+	}
+}
+
+static void npu_dma_alloc_release(struct kref *ref)
+{
+	struct npu_dma_alloc *a = container_of(ref, struct npu_dma_alloc, range.ref);
+	struct npu_dma_devmem *mem = a->ndev->mem;
+
+	if (mem) {
+		npu_devmem_release_pages(mem, a->range.start, a->range.size);
+		gen_pool_free(mem->pool, a->range.start, a->range.size);
+	}
+	put_device(&a->ndev->dev);
+	kfree(a);
+}
+
+/**
+ * npu_dma_alloc_put() - drop a reference on a device allocation
+ * @range: the allocation's range
+ */
+void npu_dma_alloc_put(struct npu_dma_range *range)
+{
+	kref_put(&range->ref, npu_dma_alloc_release);
+}
+
+/* Page size and alignment for a request, per CANN's policies. */
+static int npu_mem_layout(const struct npu_dma_mem_alloc *req, u64 *size,
+			  u64 *align, bool huge)
+{
+	u64 gran = huge ? NPU_DMA_HUGE_SIZE : PAGE_SIZE;
+
+	*align = max_t(u64, req->align, gran);
+	if (req->size > U64_MAX - gran)
+		return -ENOMEM;
+	*size = round_up(req->size, gran);
+	return 0;
+}
+
+static unsigned long npu_mem_try_alloc(struct npu_dma_device *ndev,
+				       const struct npu_dma_mem_alloc *req,
+				       bool huge, u64 *size)
+{
+	struct genpool_data_align data;
+	u64 align;
+
+	if (npu_mem_layout(req, size, &align, huge) || *size > ndev->mem_size)
+		return 0;
+	data.align = align;
+	return gen_pool_alloc_algo(ndev->mem->pool, *size,
+				   gen_pool_first_fit_align, &data);
+}
+
+static int npu_mem_check(struct npu_dma_ctx *ctx,
+			 const struct npu_dma_mem_alloc *req)
+{
+	struct npu_dma_device *ndev = ctx->ndev;
+
+	if (req->flags & ~NPU_DMA_MEM_FLAGS_MASK || req->reserved[0] ||
+	    req->reserved[1] || req->dev_addr || req->alloc_size) {
+		npu_dbg(ndev, "bad flags 0x%x or reserved fields\n", req->flags);
+		return -EINVAL;
+	}
+	if (req->policy > NPU_DMA_MEM_POLICY_MAX || !req->size ||
+	    (req->align && (!is_power_of_2(req->align) ||
+			    req->align > NPU_DMA_MAX_ALIGN))) {
+		npu_dbg(ndev, "bad policy %u, size %llu or align %llu\n",
+			req->policy, req->size, req->align);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+{
+	struct npu_dma_device *ndev = ctx->ndev;
+	struct npu_dma_mem_alloc req;
+	struct npu_dma_alloc *a;
+	unsigned long addr = 0;
+	u64 size = 0;
+	int ret;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	ret = npu_mem_check(ctx, &req);
+	if (ret)
+		return ret;
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+
+	if (req.policy != NPU_DMA_MEM_NORMAL_ONLY &&
+	    (req.policy == NPU_DMA_MEM_HUGE_ONLY || req.size > SZ_1M))
+		addr = npu_mem_try_alloc(ndev, &req, true, &size);
+	if (!addr && req.policy != NPU_DMA_MEM_HUGE_ONLY)
+		addr = npu_mem_try_alloc(ndev, &req, false, &size);
+	if (!addr) {
+		npu_dbg(ndev, "no room for %llu bytes\n", req.size);
+		kfree(a);
+		return -ENOMEM;
+	}
+
+	a->ndev = ndev;
+	get_device(&ndev->dev);
+	a->range.start = addr;
+	a->range.size = size;
+	kref_init(&a->range.ref);
+	mutex_lock(&ctx->lock);
+	ret = npu_dma_range_insert(&ctx->mem_tree, &a->range);
+	mutex_unlock(&ctx->lock);
+	if (WARN_ON_ONCE(ret)) {
+		npu_dma_alloc_put(&a->range);
+		return ret;
+	}
+
+	req.dev_addr = addr;
+	req.alloc_size = size;
+	if (copy_to_user(arg, &req, sizeof(req))) {
+		mutex_lock(&ctx->lock);
+		rb_erase(&a->range.node, &ctx->mem_tree);
+		mutex_unlock(&ctx->lock);
+		npu_dma_alloc_put(&a->range);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+int npu_dma_mem_free_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+{
+	struct npu_dma_mem_free req;
+	struct npu_dma_range *r;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags || req.pad || req.reserved[0] || req.reserved[1])
+		return -EINVAL;
+
+	mutex_lock(&ctx->lock);
+	r = npu_dma_range_find(&ctx->mem_tree, req.dev_addr, 1);
+	if (!r || r->start != req.dev_addr) {
+		mutex_unlock(&ctx->lock);
+		npu_dbg(ctx->ndev, "0x%llx is not an allocation of this context\n",
+			req.dev_addr);
+		return -EINVAL;
+	}
+	rb_erase(&r->node, &ctx->mem_tree);
+	mutex_unlock(&ctx->lock);
+	npu_dma_alloc_put(r);
+	return 0;
+}
+
+/**
+ * npu_dma_mem_release_all() - drop every allocation of a closing context
+ * @ctx: the context; its queues are already drained
+ */
+void npu_dma_mem_release_all(struct npu_dma_ctx *ctx)
+{
+	struct rb_node *n;
+
+	mutex_lock(&ctx->lock);
+	while ((n = rb_first(&ctx->mem_tree))) {
+		rb_erase(n, &ctx->mem_tree);
+		npu_dma_alloc_put(rb_entry(n, struct npu_dma_range, node));
+	}
+	mutex_unlock(&ctx->lock);
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npu_dma: pinning host memory.
+ *
+ * HOST_REGISTER pins a user range for as long as it stays registered:
+ * pin_user_pages_fast(FOLL_LONGTERM, FOLL_WRITE unless read-only),
+ * charged to the opener's locked_vm against RLIMIT_MEMLOCK (by
+ * account_locked_vm(), which lets CAP_IPC_LOCK through), and DMA-mapped
+ * page by page for engines that need bus addresses. A pageable buffer
+ * named by one descriptor is pinned the same way, without FOLL_LONGTERM
+ * or accounting (like direct I/O), and released when that copy retires.
+ *
+ * Regions are refcounted (struct npu_dma_range.ref): the tree holds one
+ * reference, every job using the region one. Unregister drops the tree's;
+ * the pages go when the last copy using them retires.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/iommu.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "npu_dma_queue.h"
+
+/* A registration larger than this is refused: its page array alone is big. */
+#define NPU_DMA_MAX_PIN_PAGES	(1UL << 22)	/* 16 GiB of 4 KiB pages */
+#define NPU_DMA_PIN_BATCH	512
+
+static void npu_region_unmap(struct npu_dma_region *r, unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		dma_unmap_page(r->ndev->parent, r->dma[i], PAGE_SIZE,
+			       DMA_BIDIRECTIONAL);
+}
+
+static void npu_region_free(struct npu_dma_region *r)
+{
+	if (r->dma) {
+		npu_region_unmap(r, r->nr_pages);
+		kvfree(r->dma);
+	}
+	unpin_user_pages_dirty_lock(r->pages, r->nr_pages, r->writable);
+	if (r->accounted)
+		account_locked_vm(r->mm, r->nr_pages, false);
+	mmdrop(r->mm);
+	put_device(&r->ndev->dev);
+	kvfree(r->pages);
+	kfree(r);
+}
+
+static void npu_dma_region_release(struct kref *ref)
+{
+	npu_region_free(container_of(ref, struct npu_dma_region, range.ref));
+}
+
+/**
+ * npu_dma_region_put() - drop a reference on a host region
+ * @range: the region's range
+ */
+void npu_dma_region_put(struct npu_dma_range *range)
+{
+	kref_put(&range->ref, npu_dma_region_release);
+}
+
+/**
+ * npu_dma_region_seg() - the pinned page behind a user address
+ * @r: region holding @addr
+ * @addr: user address
+ * @seg: filled with page, offset and bus address
+ */
+void npu_dma_region_seg(struct npu_dma_region *r, u64 addr,
+			struct npu_dma_seg *seg)
+{
+	unsigned long idx = (addr >> PAGE_SHIFT) - (r->range.start >> PAGE_SHIFT);
+
+	seg->page = r->pages[idx];
+	seg->offset = offset_in_page(addr);
+	seg->dma = r->dma ? r->dma[idx] + seg->offset : 0;
+}
+
+static int npu_region_pin(struct npu_dma_region *r, unsigned int gup_flags)
+{
+	unsigned long start = r->range.start & PAGE_MASK, done = 0;
+	int n;
+
+	while (done < r->nr_pages) {
+		n = pin_user_pages_fast(start + (done << PAGE_SHIFT),
+					min_t(unsigned long, r->nr_pages - done,
+					      NPU_DMA_PIN_BATCH),
+					gup_flags, r->pages + done);
+		if (n <= 0) {
+			unpin_user_pages(r->pages, done);
+			return n ? n : -EFAULT;
+		}
+		done += n;
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * Without an IOMMU a page above the DMA mask cannot be mapped (and the
+ * DMA API warns): refuse it before mapping.
+ */
+static bool npu_page_reachable(struct device *dev, struct page *page)
+{
+	u64 limit = min_not_zero(dma_get_mask(dev), dev->bus_dma_limit);
+
+	return device_iommu_mapped(dev) ||
+	       page_to_phys(page) + PAGE_SIZE - 1 <= limit;
+}
+
+static int npu_region_map(struct npu_dma_region *r)
+{
+	struct device *dev = r->ndev->parent;
+	unsigned long i;
+
+	for (i = 0; i < r->nr_pages; i++)
+		if (!npu_page_reachable(dev, r->pages[i]))
+			return -EIO;
+
+	r->dma = kvmalloc_array(r->nr_pages, sizeof(*r->dma), GFP_KERNEL);
+	if (!r->dma)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_pages; i++) {
+		r->dma[i] = dma_map_page(dev, r->pages[i], 0, PAGE_SIZE,
+					 DMA_BIDIRECTIONAL);
+		if (dma_mapping_error(dev, r->dma[i])) {
+			npu_region_unmap(r, i);
+			kvfree(r->dma);
+			r->dma = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Pin [addr, addr + len) of the context's process. @longterm: for a
+ * registration (FOLL_LONGTERM and RLIMIT_MEMLOCK accounting).
+ */
+static struct npu_dma_region *npu_region_create(struct npu_dma_ctx *ctx,
+						u64 addr, u64 len, bool write,
+						bool longterm)
+{
+	unsigned int gup = (write ? FOLL_WRITE : 0) | (longterm ? FOLL_LONGTERM : 0);
+	struct npu_dma_region *r;
+	u64 end;
+	int ret;
+
+	if (!len || check_add_overflow(addr, len, &end) || end > TASK_SIZE ||
+	    !access_ok(u64_to_user_ptr(addr), len))
+		return ERR_PTR(-EFAULT);
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return ERR_PTR(-ENOMEM);
+	r->range.start = addr;
+	r->range.size = len;
+	kref_init(&r->range.ref);
+	r->nr_pages = (PAGE_ALIGN(end) - (addr & PAGE_MASK)) >> PAGE_SHIFT;
+	r->writable = write;
+	r->ndev = ctx->ndev;
+	r->mm = ctx->mm;
+	ret = -ENOMEM;
+	if (r->nr_pages > NPU_DMA_MAX_PIN_PAGES)
+		goto err_free;
+	r->pages = kvmalloc_array(r->nr_pages, sizeof(*r->pages), GFP_KERNEL);
+	if (!r->pages)
+		goto err_free;
+
+	if (longterm) {
+		ret = account_locked_vm(ctx->mm, r->nr_pages, true);
+		if (ret)
+			goto err_free_pages;
+		r->accounted = true;
+	}
+	ret = npu_region_pin(r, gup);
+	if (ret)
+		goto err_unaccount;
+	if (ctx->ndev->ops->dma_mapped) {
+		ret = npu_region_map(r);
+		if (ret)
+			goto err_unpin;
+	}
+	mmgrab(r->mm);
+	get_device(&r->ndev->dev);
+	return r;
+
+err_unpin:
+	unpin_user_pages(r->pages, r->nr_pages);
+err_unaccount:
+	if (r->accounted)
+		account_locked_vm(ctx->mm, r->nr_pages, false);
+err_free_pages:
+	kvfree(r->pages);
+err_free:
+	kfree(r);
+	return ERR_PTR(ret);
+}
+
+/**
+ * npu_dma_pin_transient() - pin a pageable buffer for one copy
+ * @ctx: context of the calling process
+ * @addr: user address
+ * @len: bytes
+ * @write: the device writes it
+ *
+ * Return: a region in no tree (drop it with npu_dma_region_put()), or an
+ * ERR_PTR().
+ */
+struct npu_dma_region *npu_dma_pin_transient(struct npu_dma_ctx *ctx, u64 addr,
+					     u64 len, bool write)
+{
+	return npu_region_create(ctx, addr, len, write, false);
+}
+
+int npu_dma_host_register_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+{
+	struct npu_dma_host_register req;
+	struct npu_dma_region *r;
+	int ret;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags & ~NPU_DMA_HOST_FLAGS_MASK || req.pad ||
+	    req.reserved[0] || req.reserved[1] || !req.size) {
+		npu_dbg(ctx->ndev, "bad flags 0x%x, size or reserved fields\n",
+			req.flags);
+		return -EINVAL;
+	}
+	if (req.addr + req.size < req.addr)
+		return -EINVAL;
+
+	r = npu_region_create(ctx, req.addr, req.size,
+			      !(req.flags & NPU_DMA_HOST_F_READONLY), true);
+	if (IS_ERR(r)) {
+		npu_dbg(ctx->ndev, "cannot pin 0x%llx+%llu: %ld\n", req.addr,
+			req.size, PTR_ERR(r));
+		return PTR_ERR(r);
+	}
+
+	mutex_lock(&ctx->lock);
+	ret = npu_dma_range_insert(&ctx->host_tree, &r->range);
+	mutex_unlock(&ctx->lock);
+	if (ret) {
+		npu_dbg(ctx->ndev, "0x%llx+%llu overlaps a registration\n",
+			req.addr, req.size);
+		npu_dma_region_put(&r->range);
+	}
+	return ret;
+}
+
+int npu_dma_host_unregister_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+{
+	struct npu_dma_host_unregister req;
+	struct npu_dma_range *r;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags || req.pad || req.reserved[0] || req.reserved[1])
+		return -EINVAL;
+
+	mutex_lock(&ctx->lock);
+	r = npu_dma_range_find(&ctx->host_tree, req.addr, 1);
+	if (!r || r->start != req.addr) {
+		mutex_unlock(&ctx->lock);
+		npu_dbg(ctx->ndev, "0x%llx is not registered\n", req.addr);
+		return -EINVAL;
+	}
+	rb_erase(&r->node, &ctx->host_tree);
+	mutex_unlock(&ctx->lock);
+	npu_dma_region_put(r);
+	return 0;
+}
+
+/**
+ * npu_dma_host_release_all() - unregister everything of a closing context
+ * @ctx: the context; its queues are already drained
+ */
+void npu_dma_host_release_all(struct npu_dma_ctx *ctx)
+{
+	struct rb_node *n;
+
+	mutex_lock(&ctx->lock);
+	while ((n = rb_first(&ctx->host_tree))) {
+		rb_erase(n, &ctx->host_tree);
+		npu_dma_region_put(rb_entry(n, struct npu_dma_range, node));
+	}
+	mutex_unlock(&ctx->lock);
+}

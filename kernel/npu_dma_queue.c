@@ -1,0 +1,712 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npu_dma: queues (streams).
+ *
+ * A queue is a ring of descriptors shared with user space plus a control
+ * area (struct npu_dma_queue_ctrl), in one vmalloc_user area mapped by the
+ * process. User space writes descriptors and publishes sq_tail (release);
+ * the doorbell (QUEUE_SUBMIT) copies each new descriptor out of the ring
+ * once, validates the copy into a job and appends it to the queue's job
+ * list. The queue's work item runs jobs in order on the NPU's engine,
+ * each holding one DMA channel, and retires them: completed_seq is
+ * published (release) and the eventfd signalled once per burst.
+ *
+ * Errors: a descriptor that fails validation, or whose transfer fails,
+ * completes with its errno recorded (first failure in error_seq/error,
+ * all counted in error_count); the queue goes on with the next one.
+ */
+
+#include <linux/eventfd.h>
+#include <linux/file.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "npu_dma_compat.h"
+#include "npu_dma_queue.h"
+
+#define NPU_DMA_QUEUE_MMAP_SHIFT	24
+#define NPU_DMA_QUEUE_BUDGET		32
+
+static DEFINE_XARRAY_ALLOC1(npu_dma_queue_ids);
+static struct workqueue_struct *npu_dma_wq;
+static struct kmem_cache *npu_dma_job_cache;
+/* Queues stopped at a WAIT, kicked whenever any queue retires work. */
+static DEFINE_SPINLOCK(npu_dma_waiting_lock);
+static LIST_HEAD(npu_dma_waiting);
+
+static void npu_area_put(struct npu_dma_area *area)
+{
+	if (refcount_dec_and_test(&area->ref)) {
+		vfree(area->mem);
+		kfree(area);
+	}
+}
+
+static void npu_queue_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct npu_dma_queue, ref));
+}
+
+void npu_dma_queue_put(struct npu_dma_queue *q)
+{
+	kref_put(&q->ref, npu_queue_release);
+}
+
+/**
+ * npu_dma_queue_get_by_id() - find a live queue of a process
+ * @id: global queue id
+ * @mm: the queue's context must belong to this address space
+ *
+ * Return: the queue with a reference held, or NULL.
+ */
+struct npu_dma_queue *npu_dma_queue_get_by_id(u32 id, struct mm_struct *mm)
+{
+	struct npu_dma_queue *q;
+
+	xa_lock(&npu_dma_queue_ids);
+	q = xa_load(&npu_dma_queue_ids, id);
+	if (q && q->ctx->mm == mm)
+		kref_get(&q->ref);
+	else
+		q = NULL;
+	xa_unlock(&npu_dma_queue_ids);
+	return q;
+}
+
+/* A queue of this very context, by its global id. */
+static struct npu_dma_queue *npu_queue_get(struct npu_dma_ctx *ctx, u32 id)
+{
+	struct npu_dma_queue *q = npu_dma_queue_get_by_id(id, ctx->mm);
+
+	if (q && q->ctx != ctx) {
+		npu_dma_queue_put(q);
+		q = NULL;
+	}
+	if (!q)
+		npu_dbg(ctx->ndev, "no queue %u in this context\n", id);
+	return q;
+}
+
+u64 npu_dma_queue_completed(struct npu_dma_queue *q)
+{
+	return READ_ONCE(q->completed);
+}
+
+static void npu_queue_kick_waiting(void)
+{
+	struct npu_dma_queue *q, *tmp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&npu_dma_waiting_lock, flags);
+	list_for_each_entry_safe(q, tmp, &npu_dma_waiting, wait_node) {
+		list_del_init(&q->wait_node);
+		queue_work(npu_dma_wq, &q->work);
+	}
+	spin_unlock_irqrestore(&npu_dma_waiting_lock, flags);
+}
+
+static void npu_queue_wait_later(struct npu_dma_queue *q)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&npu_dma_waiting_lock, flags);
+	if (list_empty(&q->wait_node))
+		list_add_tail(&q->wait_node, &npu_dma_waiting);
+	spin_unlock_irqrestore(&npu_dma_waiting_lock, flags);
+}
+
+static void npu_queue_record_event(struct npu_dma_queue *q,
+				   struct npu_dma_job *job)
+{
+	struct npu_dma_event_slot *slot = &q->ctx->events[job->d.dst];
+
+	WRITE_ONCE(slot->timestamp_ns, ktime_get_ns());
+	WRITE_ONCE(slot->queue_id, q->id);
+	smp_store_release(&slot->seq, job->seq);
+}
+
+/* Publish one job's completion; jobs retire in sequence order. */
+static void npu_queue_retire(struct npu_dma_queue *q, struct npu_dma_job *job)
+{
+	struct npu_dma_queue_ctrl *ctrl = q->ctrl;
+	bool idle;
+
+	if (job->status) {
+		if (!READ_ONCE(ctrl->error_seq)) {
+			WRITE_ONCE(ctrl->error, job->status);
+			WRITE_ONCE(ctrl->error_seq, job->seq);
+		}
+		WRITE_ONCE(ctrl->last_error, job->status);
+		WRITE_ONCE(ctrl->last_error_seq, job->seq);
+		WRITE_ONCE(ctrl->error_count, READ_ONCE(ctrl->error_count) + 1);
+	} else if (job->d.opcode == NPU_DMA_OP_EVENT_RECORD) {
+		npu_queue_record_event(q, job);
+	}
+
+	/*
+	 * Unpin before anyone can see the completion: whoever waits for it
+	 * (a pageable copy, close) finds the pages released.
+	 */
+	npu_dma_job_put_refs(job);
+
+	spin_lock_irq(&q->lock);
+	list_del(&job->node);
+	WRITE_ONCE(q->completed, job->seq);
+	if (q->barrier_seq == job->seq) {
+		q->barrier_seq = 0;
+		WRITE_ONCE(ctrl->barrier_seq, 0);
+	}
+	idle = list_empty(&q->jobs);
+	spin_unlock_irq(&q->lock);
+
+	smp_store_release(&ctrl->completed_seq, job->seq);
+	kmem_cache_free(npu_dma_job_cache, job);
+	if (idle)
+		wake_up_all(&q->idle);
+}
+
+/* May the queue's next job start? Also publishes a reached barrier. */
+static bool npu_queue_job_ready(struct npu_dma_queue *q, struct npu_dma_job *job)
+{
+	bool ready = true;
+
+	if (job->status || q->aborting)
+		return true;
+
+	switch (job->d.opcode) {
+	case NPU_DMA_OP_WAIT:
+		ready = npu_dma_queue_completed(job->wait_q) >= job->d.value ||
+			job->wait_q->dead;
+		if (!ready)
+			npu_queue_wait_later(q);
+		break;
+	case NPU_DMA_OP_HOST_BARRIER:
+		spin_lock_irq(&q->lock);
+		ready = q->barrier_released >= job->seq;
+		if (!ready && q->barrier_seq != job->seq) {
+			q->barrier_seq = job->seq;
+			WRITE_ONCE(q->ctrl->barrier_seq, job->seq);
+			if (q->efd)
+				npu_dma_eventfd_signal(q->efd);
+		}
+		spin_unlock_irq(&q->lock);
+		break;
+	}
+	return ready;
+}
+
+static void npu_batch_member_work(struct work_struct *work)
+{
+	struct npu_dma_job *job = container_of(work, struct npu_dma_job, work);
+
+	job->status = READ_ONCE(job->q->aborting) ? -ECANCELED : npu_dma_job_run(job);
+	if (atomic_dec_and_test(&job->batch->pending))
+		complete(&job->batch->done);
+}
+
+/*
+ * Run the members between @begin and its BATCH_END on as many channels as
+ * the NPU has, then retire the whole batch in order.
+ */
+static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *begin)
+{
+	struct npu_dma_batch batch;
+	struct npu_dma_job *job, *end = begin;
+
+	atomic_set(&batch.pending, 1);
+	init_completion(&batch.done);
+	/* Members cannot be retired concurrently: only this worker does. */
+	list_for_each_entry_continue(end, &q->jobs, node) {
+		/* Stop at our END: later entries may be appended meanwhile. */
+		if (end->d.opcode == NPU_DMA_OP_BATCH_END)
+			break;
+		if (end->status)
+			continue;
+		end->batch = &batch;
+		atomic_inc(&batch.pending);
+		INIT_WORK(&end->work, npu_batch_member_work);
+		queue_work(npu_dma_wq, &end->work);
+	}
+	if (!atomic_dec_and_test(&batch.pending))
+		wait_for_completion(&batch.done);
+
+	for (;;) {
+		job = list_first_entry(&q->jobs, struct npu_dma_job, node);
+		npu_queue_retire(q, job);
+		if (job == end)
+			break;
+	}
+}
+
+static struct npu_dma_job *npu_queue_first(struct npu_dma_queue *q)
+{
+	struct npu_dma_job *job;
+
+	spin_lock_irq(&q->lock);
+	job = list_first_entry_or_null(&q->jobs, struct npu_dma_job, node);
+	spin_unlock_irq(&q->lock);
+	return job;
+}
+
+static void npu_queue_work(struct work_struct *work)
+{
+	struct npu_dma_queue *q = container_of(work, struct npu_dma_queue, work);
+	int budget = NPU_DMA_QUEUE_BUDGET;
+	struct npu_dma_job *job;
+	bool retired = false;
+
+	while ((job = npu_queue_first(q)) && npu_queue_job_ready(q, job)) {
+		if (!job->status && q->aborting)
+			job->status = -ECANCELED;
+		if (!job->status && job->d.opcode == NPU_DMA_OP_BATCH_BEGIN) {
+			npu_queue_run_batch(q, job);
+		} else {
+			if (!job->status)
+				job->status = npu_dma_job_run(job);
+			npu_queue_retire(q, job);
+		}
+		retired = true;
+		if (!--budget) {
+			/* Let the other queues have the channels too. */
+			queue_work(npu_dma_wq, &q->work);
+			break;
+		}
+	}
+	if (retired) {
+		if (q->efd)
+			npu_dma_eventfd_signal(q->efd);
+		npu_queue_kick_waiting();
+	}
+}
+
+static int npu_queue_check_create(struct npu_dma_queue_create *req)
+{
+	if (req->flags || req->queue_id || req->mmap_offset || req->mmap_size ||
+	    memchr_inv(req->reserved, 0, sizeof(req->reserved)))
+		return -EINVAL;
+	if (!req->entries || req->entries > NPU_DMA_MAX_QUEUE_ENTRIES ||
+	    !is_power_of_2(req->entries))
+		return -EINVAL;
+	return 0;
+}
+
+static struct npu_dma_area *npu_area_alloc(size_t size)
+{
+	struct npu_dma_area *area = kzalloc(sizeof(*area), GFP_KERNEL);
+
+	if (!area)
+		return NULL;
+	area->size = PAGE_ALIGN(size);
+	area->mem = vmalloc_user(area->size);
+	if (!area->mem) {
+		kfree(area);
+		return NULL;
+	}
+	refcount_set(&area->ref, 1);
+	return area;
+}
+
+static struct npu_dma_queue *npu_queue_alloc(struct npu_dma_ctx *ctx, u32 entries)
+{
+	struct npu_dma_queue *q = kzalloc(sizeof(*q), GFP_KERNEL);
+
+	if (!q)
+		return NULL;
+	q->area = npu_area_alloc(NPU_DMA_QUEUE_RING_OFFSET +
+				 (size_t)entries * sizeof(struct npu_dma_desc));
+	if (!q->area) {
+		kfree(q);
+		return NULL;
+	}
+	kref_init(&q->ref);
+	q->ctx = ctx;
+	q->entries = entries;
+	q->ctrl = q->area->mem;
+	q->ring = q->area->mem + NPU_DMA_QUEUE_RING_OFFSET;
+	mutex_init(&q->submit_lock);
+	spin_lock_init(&q->lock);
+	INIT_LIST_HEAD(&q->jobs);
+	INIT_LIST_HEAD(&q->wait_node);
+	INIT_WORK(&q->work, npu_queue_work);
+	init_waitqueue_head(&q->idle);
+	return q;
+}
+
+static void npu_queue_free(struct npu_dma_queue *q)
+{
+	if (q->efd)
+		eventfd_ctx_put(q->efd);
+	npu_area_put(q->area);
+	npu_dma_queue_put(q);
+}
+
+int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+{
+	struct npu_dma_queue_create req;
+	struct npu_dma_queue *q;
+	int ret;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	ret = npu_queue_check_create(&req);
+	if (ret) {
+		npu_dbg(ctx->ndev, "bad queue parameters (entries %u)\n", req.entries);
+		return ret;
+	}
+	q = npu_queue_alloc(ctx, req.entries);
+	if (!q)
+		return -ENOMEM;
+	if (req.eventfd >= 0) {
+		q->efd = eventfd_ctx_fdget(req.eventfd);
+		if (IS_ERR(q->efd)) {
+			ret = PTR_ERR(q->efd);
+			q->efd = NULL;
+			goto err_free;
+		}
+	} else if (req.eventfd != -1) {
+		ret = -EBADF;
+		goto err_free;
+	}
+
+	ret = xa_alloc(&ctx->queues, &q->index, q,
+		       XA_LIMIT(0, NPU_DMA_MAX_QUEUES - 1), GFP_KERNEL);
+	if (ret)
+		goto err_free;
+	ret = xa_alloc(&npu_dma_queue_ids, &q->id, q, xa_limit_31b, GFP_KERNEL);
+	if (ret)
+		goto err_erase_index;
+
+	req.queue_id = q->id;
+	req.mmap_offset = NPU_DMA_QUEUE_MMAP_BASE +
+			  ((u64)q->index << NPU_DMA_QUEUE_MMAP_SHIFT);
+	req.mmap_size = q->area->size;
+	if (copy_to_user(arg, &req, sizeof(req))) {
+		ret = -EFAULT;
+		goto err_erase_id;
+	}
+	return 0;
+
+err_erase_id:
+	xa_erase(&npu_dma_queue_ids, q->id);
+err_erase_index:
+	xa_erase(&ctx->queues, q->index);
+err_free:
+	npu_queue_free(q);
+	return ret;
+}
+
+/* Stop a queue for good: fail what has not started, wait for the rest. */
+static void npu_queue_kill(struct npu_dma_queue *q)
+{
+	unsigned long flags;
+
+	mutex_lock(&q->submit_lock);
+	q->dead = true;
+	mutex_unlock(&q->submit_lock);
+
+	spin_lock_irq(&q->lock);
+	q->aborting = true;
+	spin_unlock_irq(&q->lock);
+	queue_work(npu_dma_wq, &q->work);
+	wait_event(q->idle, list_empty(&q->jobs));
+
+	spin_lock_irqsave(&npu_dma_waiting_lock, flags);
+	list_del_init(&q->wait_node);
+	spin_unlock_irqrestore(&npu_dma_waiting_lock, flags);
+	cancel_work_sync(&q->work);
+
+	xa_erase(&npu_dma_queue_ids, q->id);
+	xa_erase(&q->ctx->queues, q->index);
+	/* Queues waiting on this one see it dead and go on. */
+	npu_queue_kick_waiting();
+	npu_queue_free(q);
+}
+
+int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+{
+	struct npu_dma_queue_destroy req;
+	struct npu_dma_queue *q;
+	int ret;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags || req.reserved[0] || req.reserved[1])
+		return -EINVAL;
+	q = npu_queue_get(ctx, req.queue_id);
+	if (!q)
+		return -ENOENT;
+
+	/* Destroying waits for the queue's work, like a stream sync. */
+	ret = wait_event_interruptible(q->idle, list_empty(&q->jobs));
+	mutex_lock(&ctx->lock);
+	if (!ret && xa_load(&ctx->queues, q->index) != q)
+		ret = -ENOENT;	/* destroyed meanwhile by another thread */
+	if (!ret)
+		npu_queue_kill(q);
+	mutex_unlock(&ctx->lock);
+	npu_dma_queue_put(q);
+	return ret;
+}
+
+/**
+ * npu_dma_queue_abort_all() - fail the queued work of every queue
+ * @ctx: the context
+ */
+void npu_dma_queue_abort_all(struct npu_dma_ctx *ctx)
+{
+	struct npu_dma_queue *q;
+	unsigned long idx;
+
+	xa_for_each(&ctx->queues, idx, q) {
+		spin_lock_irq(&q->lock);
+		q->aborting = true;
+		spin_unlock_irq(&q->lock);
+		queue_work(npu_dma_wq, &q->work);
+	}
+}
+
+/**
+ * npu_dma_queue_destroy_all() - kill every queue of a closing context
+ * @ctx: the context
+ */
+void npu_dma_queue_destroy_all(struct npu_dma_ctx *ctx)
+{
+	struct npu_dma_queue *q;
+	unsigned long idx;
+
+	npu_dma_queue_abort_all(ctx);
+	mutex_lock(&ctx->lock);
+	xa_for_each(&ctx->queues, idx, q)
+		npu_queue_kill(q);
+	mutex_unlock(&ctx->lock);
+}
+
+static void npu_queue_append(struct npu_dma_queue *q, struct npu_dma_job *job)
+{
+	spin_lock_irq(&q->lock);
+	list_add_tail(&job->node, &q->jobs);
+	spin_unlock_irq(&q->lock);
+}
+
+static bool npu_batch_op_ok(u8 op)
+{
+	return op == NPU_DMA_OP_COPY || op == NPU_DMA_OP_COPY_2D ||
+	       op == NPU_DMA_OP_FILL || op == NPU_DMA_OP_NOP;
+}
+
+/*
+ * Mark the members of complete batches. A BATCH_BEGIN without its
+ * BATCH_END in the same doorbell, a nested BEGIN, or an END without a
+ * BEGIN fail with -EINVAL; their descriptors then run as ordinary ones.
+ * A member that is not a copy, fill or nop fails with -EINVAL.
+ */
+static void npu_queue_mark_batches(struct npu_dma_job **jobs, u32 n)
+{
+	u32 i, j;
+
+	for (i = 0; i < n; i++) {
+		if (jobs[i]->d.opcode != NPU_DMA_OP_BATCH_BEGIN || jobs[i]->status)
+			continue;
+		for (j = i + 1; j < n; j++)
+			if (jobs[j]->d.opcode == NPU_DMA_OP_BATCH_BEGIN ||
+			    jobs[j]->d.opcode == NPU_DMA_OP_BATCH_END)
+				break;
+		if (j == n || jobs[j]->d.opcode != NPU_DMA_OP_BATCH_END ||
+		    jobs[j]->status) {
+			jobs[i]->status = -EINVAL;
+			continue;
+		}
+		for (i++; i <= j; i++) {
+			jobs[i]->batch_member = true;
+			if (i < j && !jobs[i]->status &&
+			    !npu_batch_op_ok(jobs[i]->d.opcode))
+				jobs[i]->status = -EINVAL;
+		}
+		i = j;
+	}
+	for (i = 0; i < n; i++)
+		if (jobs[i]->d.opcode == NPU_DMA_OP_BATCH_END &&
+		    !jobs[i]->batch_member && !jobs[i]->status)
+			jobs[i]->status = -EINVAL;
+}
+
+/* Copy out, validate and queue @n descriptors from the ring. */
+static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
+{
+	struct npu_dma_job **jobs;
+	u32 i;
+
+	jobs = kvmalloc_array(n, sizeof(*jobs), GFP_KERNEL);
+	if (!jobs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		jobs[i] = kmem_cache_zalloc(npu_dma_job_cache, GFP_KERNEL);
+		if (!jobs[i])
+			goto err_free;
+	}
+	for (i = 0; i < n; i++) {
+		struct npu_dma_job *job = jobs[i];
+
+		/* The one read of this slot: user space may rewrite it. */
+		memcpy(&job->d, &q->ring[(q->head + i) & (q->entries - 1)],
+		       sizeof(job->d));
+		job->q = q;
+		job->seq = ++q->seq;
+		npu_dma_job_prepare(q->ctx, job);
+	}
+	npu_queue_mark_batches(jobs, n);
+	for (i = 0; i < n; i++)
+		npu_queue_append(q, jobs[i]);
+	kvfree(jobs);
+	return 0;
+
+err_free:
+	while (i--)
+		kmem_cache_free(npu_dma_job_cache, jobs[i]);
+	kvfree(jobs);
+	return -ENOMEM;
+}
+
+int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+{
+	struct npu_dma_queue_submit req;
+	struct npu_dma_queue *q;
+	u32 tail, n;
+	int ret;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags || req.reserved[0] || req.reserved[1])
+		return -EINVAL;
+	q = npu_queue_get(ctx, req.queue_id);
+	if (!q)
+		return -ENOENT;
+
+	mutex_lock(&q->submit_lock);
+	tail = smp_load_acquire(&q->ctrl->sq_tail);
+	n = tail - q->head;
+	if (q->dead) {
+		ret = -ENOENT;
+	} else if (n > q->entries) {
+		npu_dbg(ctx->ndev, "queue %u: tail %u is %u past head\n", q->id,
+			tail, n);
+		ret = -EINVAL;
+	} else {
+		ret = n ? npu_queue_consume(q, n) : 0;
+		if (!ret) {
+			q->head = tail;
+			WRITE_ONCE(q->ctrl->submitted_seq, q->seq);
+			smp_store_release(&q->ctrl->sq_head, tail);
+			ret = n;
+		}
+	}
+	mutex_unlock(&q->submit_lock);
+	if (ret > 0)
+		queue_work(npu_dma_wq, &q->work);
+	npu_dma_queue_put(q);
+	return ret;
+}
+
+int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+{
+	struct npu_dma_barrier_release req;
+	struct npu_dma_queue *q;
+	int ret = 0;
+
+	if (copy_from_user(&req, arg, sizeof(req)))
+		return -EFAULT;
+	if (req.flags || req.reserved[0] || req.reserved[1])
+		return -EINVAL;
+	q = npu_queue_get(ctx, req.queue_id);
+	if (!q)
+		return -ENOENT;
+
+	spin_lock_irq(&q->lock);
+	if (!req.seq || q->barrier_seq != req.seq)
+		ret = -EINVAL;
+	else
+		q->barrier_released = req.seq;
+	spin_unlock_irq(&q->lock);
+	if (!ret)
+		queue_work(npu_dma_wq, &q->work);
+	npu_dma_queue_put(q);
+	return ret;
+}
+
+static void npu_area_vm_open(struct vm_area_struct *vma)
+{
+	struct npu_dma_area *area = vma->vm_private_data;
+
+	refcount_inc(&area->ref);
+}
+
+static void npu_area_vm_close(struct vm_area_struct *vma)
+{
+	npu_area_put(vma->vm_private_data);
+}
+
+static const struct vm_operations_struct npu_area_vm_ops = {
+	.open = npu_area_vm_open,
+	.close = npu_area_vm_close,
+};
+
+int npu_dma_queue_mmap(struct npu_dma_ctx *ctx, struct vm_area_struct *vma)
+{
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	struct npu_dma_area *area = NULL;
+	struct npu_dma_queue *q;
+	int ret;
+
+	if (off < NPU_DMA_QUEUE_MMAP_BASE ||
+	    (off - NPU_DMA_QUEUE_MMAP_BASE) & ((1ULL << NPU_DMA_QUEUE_MMAP_SHIFT) - 1))
+		return -EINVAL;
+
+	mutex_lock(&ctx->lock);
+	q = xa_load(&ctx->queues,
+		    (off - NPU_DMA_QUEUE_MMAP_BASE) >> NPU_DMA_QUEUE_MMAP_SHIFT);
+	if (q) {
+		area = q->area;
+		refcount_inc(&area->ref);
+	}
+	mutex_unlock(&ctx->lock);
+	if (!area)
+		return -EINVAL;
+
+	ret = -EINVAL;
+	if (vma->vm_end - vma->vm_start != area->size)
+		goto err_put;
+	npu_dma_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, 0);
+	ret = remap_vmalloc_range(vma, area->mem, 0);
+	if (ret)
+		goto err_put;
+	vma->vm_private_data = area;
+	vma->vm_ops = &npu_area_vm_ops;
+	return 0;
+
+err_put:
+	npu_area_put(area);
+	return ret;
+}
+
+int npu_dma_queue_init(void)
+{
+	npu_dma_job_cache = KMEM_CACHE(npu_dma_job, 0);
+	if (!npu_dma_job_cache)
+		return -ENOMEM;
+	npu_dma_wq = alloc_workqueue("npu_dma", WQ_UNBOUND, 0);
+	if (!npu_dma_wq) {
+		kmem_cache_destroy(npu_dma_job_cache);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void npu_dma_queue_exit(void)
+{
+	destroy_workqueue(npu_dma_wq);
+	kmem_cache_destroy(npu_dma_job_cache);
+	WARN_ON(!xa_empty(&npu_dma_queue_ids));
+}

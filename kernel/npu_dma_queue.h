@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * npu_dma: queues, jobs and host regions (internal).
+ */
+#ifndef __NPU_DMA_QUEUE_H__
+#define __NPU_DMA_QUEUE_H__
+
+#include <linux/completion.h>
+#include <linux/eventfd.h>
+#include <linux/spinlock.h>
+
+#include "npu_dma.h"
+
+/**
+ * struct npu_dma_region - pinned host memory
+ * @range: user addresses [start, start + size); in ctx->host_tree when
+ *	registered, in no tree when pinned for one copy (transient)
+ * @ndev: NPU the pages are DMA-mapped for
+ * @mm: address space the pages were pinned from (mmgrab'ed)
+ * @pages: pinned pages, from the page holding @range.start
+ * @dma: bus address of each page (engines with dma_mapped), else NULL
+ * @nr_pages: entries of @pages
+ * @writable: pinned with FOLL_WRITE: the device may write
+ * @accounted: charged to @mm's locked_vm (registered ranges)
+ */
+struct npu_dma_region {
+	struct npu_dma_range range;
+	struct npu_dma_device *ndev;
+	struct mm_struct *mm;
+	struct page **pages;
+	dma_addr_t *dma;
+	unsigned long nr_pages;
+	bool writable;
+	bool accounted;
+};
+
+/**
+ * enum npu_dma_side_kind - what one side of a transfer addresses
+ * @NPU_DMA_SIDE_NONE: unused side
+ * @NPU_DMA_SIDE_DEV: device memory (@obj is a struct npu_dma_alloc range)
+ * @NPU_DMA_SIDE_HOST: host memory (@obj is a struct npu_dma_region range)
+ * @NPU_DMA_SIDE_FILL: the fill pattern page of the job
+ */
+enum npu_dma_side_kind {
+	NPU_DMA_SIDE_NONE,
+	NPU_DMA_SIDE_DEV,
+	NPU_DMA_SIDE_HOST,
+	NPU_DMA_SIDE_FILL,
+};
+
+struct npu_dma_side {
+	enum npu_dma_side_kind kind;
+	struct npu_dma_range *obj;
+};
+
+struct npu_dma_queue;
+
+/**
+ * struct npu_dma_batch - members of a batch in flight
+ * @pending: members not finished yet
+ * @done: completed when @pending drops to 0
+ */
+struct npu_dma_batch {
+	atomic_t pending;
+	struct completion done;
+};
+
+/**
+ * struct npu_dma_job - one validated descriptor
+ * @node: in q->jobs, in sequence order
+ * @q: its queue
+ * @seq: its sequence number
+ * @d: the descriptor, copied out of the ring once
+ * @status: result; set at submit for a descriptor that failed validation
+ * @src: resolved source, holding a reference
+ * @dst: resolved destination, holding a reference
+ * @wait_q: WAIT: the queue waited for, holding a reference
+ * @fill: FILL: page holding the repeated pattern
+ * @fill_dma: its bus address (engines with dma_mapped)
+ * @batch_member: between BATCH_BEGIN and BATCH_END of one doorbell
+ * @work: runs a batch member on a channel
+ * @batch: batch of a running member
+ */
+struct npu_dma_job {
+	struct list_head node;
+	struct npu_dma_queue *q;
+	u64 seq;
+	struct npu_dma_desc d;
+	int status;
+	struct npu_dma_side src;
+	struct npu_dma_side dst;
+	struct npu_dma_queue *wait_q;
+	struct page *fill;
+	dma_addr_t fill_dma;
+	bool batch_member;
+	struct work_struct work;
+	struct npu_dma_batch *batch;
+};
+
+/**
+ * struct npu_dma_queue - one stream: ring, control area and jobs
+ * @ref: the context's xarray holds one reference, the global id table
+ *	none (lookups take one under its lock), each WAIT job one
+ * @ctx: owning context
+ * @id: global id (npu_dma_queue_ids)
+ * @index: id within the context, selects the mmap offset
+ * @entries: ring entries
+ * @area: shared area: struct npu_dma_queue_ctrl then the ring; the queue
+ *	and every mapping of it hold a reference, so it outlives both
+ * @ctrl: control part of @area
+ * @ring: descriptor part of @area
+ * @efd: eventfd to signal, or NULL
+ * @submit_lock: Protects @head, @seq and @dead (one doorbell at a time)
+ * @dead: destroyed: no more doorbells
+ * @head: next ring index to consume (the kernel's own copy)
+ * @seq: sequence number of the last job created
+ * @lock: Protects @jobs, @completed, @barrier_*, @aborting
+ * @jobs: jobs not retired yet, in sequence order
+ * @completed: sequence number of the last retired job
+ * @barrier_seq: HOST_BARRIER the queue stopped at, or 0
+ * @barrier_released: last HOST_BARRIER user space released
+ * @aborting: fail every job not started yet with -ECANCELED
+ * @work: runs the queue's jobs in order
+ * @idle: woken whenever @jobs becomes empty
+ * @wait_node: in the list of queues stopped at a WAIT (npu_dma_waiting)
+ */
+struct npu_dma_queue {
+	struct kref ref;
+	struct npu_dma_ctx *ctx;
+	u32 id;
+	u32 index;
+	u32 entries;
+	struct npu_dma_area *area;
+	struct npu_dma_queue_ctrl *ctrl;
+	struct npu_dma_desc *ring;
+	struct eventfd_ctx *efd;
+
+	struct mutex submit_lock;
+	u32 head;
+	u64 seq;
+	bool dead;
+
+	spinlock_t lock;
+	struct list_head jobs;
+	u64 completed;
+	u64 barrier_seq;
+	u64 barrier_released;
+	bool aborting;
+
+	struct work_struct work;
+	wait_queue_head_t idle;
+	struct list_head wait_node;
+};
+
+/**
+ * struct npu_dma_area - memory shared with user space, vmalloc_user'ed
+ * @ref: one per owner (queue) and one per mapping
+ * @mem: the memory
+ * @size: its size, page aligned
+ */
+struct npu_dma_area {
+	refcount_t ref;
+	void *mem;
+	size_t size;
+};
+
+/* npu_dma_pin.c */
+int npu_dma_host_register_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+int npu_dma_host_unregister_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+void npu_dma_host_release_all(struct npu_dma_ctx *ctx);
+struct npu_dma_region *npu_dma_pin_transient(struct npu_dma_ctx *ctx, u64 addr,
+					     u64 len, bool write);
+void npu_dma_region_put(struct npu_dma_range *range);
+void npu_dma_region_seg(struct npu_dma_region *r, u64 addr,
+			struct npu_dma_seg *seg);
+
+/* npu_dma_mem.c */
+void npu_dma_alloc_put(struct npu_dma_range *range);
+
+/* npu_dma_desc.c: validation of copied-out descriptors */
+void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job);
+void npu_dma_job_put_refs(struct npu_dma_job *job);
+
+/* npu_dma_xfer.c: execution */
+int npu_dma_job_run(struct npu_dma_job *job);
+
+/* npu_dma_queue.c */
+int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+int npu_dma_queue_mmap(struct npu_dma_ctx *ctx, struct vm_area_struct *vma);
+void npu_dma_queue_destroy_all(struct npu_dma_ctx *ctx);
+void npu_dma_queue_abort_all(struct npu_dma_ctx *ctx);
+struct npu_dma_queue *npu_dma_queue_get_by_id(u32 id, struct mm_struct *mm);
+void npu_dma_queue_put(struct npu_dma_queue *q);
+u64 npu_dma_queue_completed(struct npu_dma_queue *q);
+int npu_dma_queue_init(void);
+void npu_dma_queue_exit(void);
+
+#endif /* __NPU_DMA_QUEUE_H__ */

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npu_dma: non-overlapping address ranges of a context, in an rbtree.
+ * Every address a descriptor names is looked up here: it must lie in one
+ * range the submitting context owns. Callers hold the context's lock.
+ */
+
+#include <linux/overflow.h>
+
+#include "npu_dma.h"
+
+/**
+ * npu_dma_range_find() - the range holding [addr, addr + len)
+ * @root: tree to search
+ * @addr: first address
+ * @len: bytes, > 0
+ *
+ * Return: the range, or NULL if no single range holds all of it.
+ */
+struct npu_dma_range *npu_dma_range_find(struct rb_root *root, u64 addr,
+					 u64 len)
+{
+	struct rb_node *n = root->rb_node;
+	u64 end;
+
+	if (!len || check_add_overflow(addr, len, &end))
+		return NULL;
+
+	while (n) {
+		struct npu_dma_range *r = rb_entry(n, struct npu_dma_range, node);
+
+		if (addr < r->start)
+			n = n->rb_left;
+		else if (addr >= r->start + r->size)
+			n = n->rb_right;
+		else
+			return end <= r->start + r->size ? r : NULL;
+	}
+	return NULL;
+}
+
+/**
+ * npu_dma_range_insert() - add a range
+ * @root: tree
+ * @range: range with start and size set
+ *
+ * Return: 0, or -EEXIST if it overlaps a range already in the tree.
+ */
+int npu_dma_range_insert(struct rb_root *root, struct npu_dma_range *range)
+{
+	struct rb_node **link = &root->rb_node, *parent = NULL;
+	u64 end = range->start + range->size;
+
+	while (*link) {
+		struct npu_dma_range *r = rb_entry(*link, struct npu_dma_range, node);
+
+		parent = *link;
+		if (end <= r->start)
+			link = &(*link)->rb_left;
+		else if (range->start >= r->start + r->size)
+			link = &(*link)->rb_right;
+		else
+			return -EEXIST;
+	}
+	rb_link_node(&range->node, parent, link);
+	rb_insert_color(&range->node, root);
+	return 0;
+}

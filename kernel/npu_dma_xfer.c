@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npu_dma: execution of validated jobs.
+ *
+ * A transfer is cut into pieces that stay inside one page on both sides
+ * (host pages are pinned one by one, device pages are not contiguous);
+ * the engine moves each piece. A 2-D copy is its rows, a fill is a copy
+ * from a page holding the repeated pattern. A job holds one DMA channel
+ * of its NPU for its whole duration.
+ */
+
+#include <linux/dma-mapping.h>
+#include <linux/highmem.h>
+#include <linux/sched.h>
+
+#include "npu_dma_queue.h"
+
+static int npu_xfer_seg(struct npu_dma_job *job, struct npu_dma_side *side,
+			u64 addr, struct npu_dma_seg *seg)
+{
+	switch (side->kind) {
+	case NPU_DMA_SIDE_DEV:
+		return npu_dma_devmem_seg(job->q->ctx->ndev, addr, seg);
+	case NPU_DMA_SIDE_HOST:
+		npu_dma_region_seg(container_of(side->obj, struct npu_dma_region,
+						range), addr, seg);
+		return 0;
+	case NPU_DMA_SIDE_FILL:
+		seg->page = job->fill;
+		seg->offset = addr;
+		seg->dma = job->fill_dma + addr;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Copy one run of @len bytes. For a fill, @src counts bytes filled so far. */
+static int npu_xfer_run(struct npu_dma_job *job, u64 src, u64 dst, u64 len)
+{
+	struct npu_dma_device *ndev = job->q->ctx->ndev;
+	bool fill = job->src.kind == NPU_DMA_SIDE_FILL;
+	struct npu_dma_seg s, d;
+	size_t n;
+	int ret;
+
+	while (len) {
+		if (READ_ONCE(job->q->aborting))
+			return -ECANCELED;
+		ret = npu_xfer_seg(job, &job->src, fill ? src % job->d.fill_size : src, &s);
+		if (!ret)
+			ret = npu_xfer_seg(job, &job->dst, dst, &d);
+		if (ret)
+			return ret;
+		n = min3(len, (u64)(PAGE_SIZE - s.offset), (u64)(PAGE_SIZE - d.offset));
+		ret = ndev->ops->copy(ndev, &d, &s, n);
+		if (ret)
+			return ret;
+		src += n;
+		dst += n;
+		len -= n;
+		cond_resched();
+	}
+	return 0;
+}
+
+static int npu_xfer_rows(struct npu_dma_job *job)
+{
+	const struct npu_dma_desc *d = &job->d;
+	u32 row;
+	int ret;
+
+	if (d->opcode != NPU_DMA_OP_COPY_2D)
+		return npu_xfer_run(job, d->src, d->dst, d->len);
+	for (row = 0; row < d->height; row++) {
+		ret = npu_xfer_run(job, d->src + row * d->src_pitch,
+				   d->dst + row * d->dst_pitch, d->len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* A page of the pattern repeated; fill_size divides PAGE_SIZE. */
+static int npu_xfer_fill_page(struct npu_dma_job *job)
+{
+	struct npu_dma_device *ndev = job->q->ctx->ndev;
+	u32 i, value = job->d.value;
+	u8 *p;
+
+	job->fill = alloc_page(GFP_KERNEL);
+	if (!job->fill)
+		return -ENOMEM;
+	p = kmap_local_page(job->fill);
+	for (i = 0; i < PAGE_SIZE; i++)
+		p[i] = value >> (8 * (i % job->d.fill_size));
+	kunmap_local(p);
+	if (!ndev->ops->dma_mapped)
+		return 0;
+	job->fill_dma = dma_map_page(ndev->parent, job->fill, 0, PAGE_SIZE,
+				     DMA_TO_DEVICE);
+	if (dma_mapping_error(ndev->parent, job->fill_dma)) {
+		__free_page(job->fill);
+		job->fill = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void npu_xfer_fill_free(struct npu_dma_job *job)
+{
+	struct npu_dma_device *ndev = job->q->ctx->ndev;
+
+	if (!job->fill)
+		return;
+	if (ndev->ops->dma_mapped)
+		dma_unmap_page(ndev->parent, job->fill_dma, PAGE_SIZE,
+			       DMA_TO_DEVICE);
+	__free_page(job->fill);
+	job->fill = NULL;
+}
+
+/**
+ * npu_dma_job_run() - execute one job on its NPU's engine
+ * @job: a validated job
+ *
+ * Sleeps while waiting for a DMA channel and for the engine.
+ *
+ * Return: 0 or a negative errno (-ECANCELED when its queue is aborted).
+ */
+int npu_dma_job_run(struct npu_dma_job *job)
+{
+	struct npu_dma_device *ndev = job->q->ctx->ndev;
+	int ret;
+
+	switch (job->d.opcode) {
+	case NPU_DMA_OP_COPY:
+	case NPU_DMA_OP_COPY_2D:
+	case NPU_DMA_OP_FILL:
+		break;
+	default:
+		return 0;
+	}
+	if (job->d.opcode == NPU_DMA_OP_FILL) {
+		ret = npu_xfer_fill_page(job);
+		if (ret)
+			return ret;
+	}
+	down(&ndev->channels);
+	ret = npu_xfer_rows(job);
+	up(&ndev->channels);
+	npu_xfer_fill_free(job);
+	return ret;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A small client of the raw npu_dma ABI for the VM tests (not libacl):
+ * thin wrappers that return 0 or -errno.
+ */
+#ifndef NPU_RAW_H
+#define NPU_RAW_H
+
+#include <stdint.h>
+#include <linux/npu_dma.h>
+
+struct npu_raw_queue {
+	int fd;			/* device fd */
+	int efd;		/* eventfd, or -1 */
+	uint32_t id;
+	uint32_t entries;
+	uint64_t seq;		/* sequence number of the last descriptor pushed */
+	void *map;
+	size_t map_size;
+	struct npu_dma_queue_ctrl *ctrl;
+	struct npu_dma_desc *ring;
+};
+
+int npu_raw_open(int index);
+int npu_raw_ioctl(int fd, unsigned long cmd, void *arg);
+int npu_raw_info(int fd, struct npu_dma_info *info);
+int npu_raw_alloc(int fd, uint64_t size, uint32_t policy, uint64_t *dev_addr);
+int npu_raw_free(int fd, uint64_t dev_addr);
+int npu_raw_register(int fd, const void *p, uint64_t size, uint32_t flags);
+int npu_raw_unregister(int fd, const void *p);
+
+int npu_raw_queue_create(int fd, uint32_t entries, struct npu_raw_queue *q);
+void npu_raw_queue_destroy(struct npu_raw_queue *q);
+/* Write one descriptor at the tail; return its sequence number. */
+uint64_t npu_raw_push(struct npu_raw_queue *q, const struct npu_dma_desc *d);
+int npu_raw_submit(struct npu_raw_queue *q);
+/* Wait (eventfd + poll, timeout_ms) until seq completed: 0 or -ETIMEDOUT. */
+int npu_raw_wait(struct npu_raw_queue *q, uint64_t seq, int timeout_ms);
+/* Push, submit and wait for one descriptor; return its error (0 if fine). */
+int npu_raw_run(struct npu_raw_queue *q, const struct npu_dma_desc *d);
+
+/* Descriptor builders. */
+struct npu_dma_desc npu_raw_copy(uint64_t dst, uint64_t src, uint64_t len,
+				 uint16_t flags);
+
+#endif /* NPU_RAW_H */

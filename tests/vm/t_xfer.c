@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * VM test: data movement through the raw ABI, on every NPU in the VM.
+ * H2D then D2H round trips, byte-exact, registered and pageable host
+ * memory at unaligned addresses; 2-D copies and fills against a host
+ * reference; events; device memory accounting.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "npu_raw.h"
+#include "t_vm.h"
+
+#define MAX_NPUS 8
+
+static int nr_npus;
+static struct npu_dma_info infos[MAX_NPUS];
+
+static void find_npus(void)
+{
+	int fd;
+
+	for (nr_npus = 0; nr_npus < MAX_NPUS; nr_npus++) {
+		fd = npu_raw_open(nr_npus);
+		if (fd < 0)
+			break;
+		ck_assert_int_eq(npu_raw_info(fd, &infos[nr_npus]), 0);
+		close(fd);
+	}
+}
+
+static int is_edu(int i)
+{
+	return infos[i].backend == NPU_DMA_BACKEND_EDU;
+}
+
+static void *host_buf(size_t len)
+{
+	void *p = mmap(NULL, len + 8192, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	return p;
+}
+
+/* H2D then D2H of len bytes at host offset off; registered or pageable. */
+static void roundtrip(int npu, size_t len, size_t off, int pageable)
+{
+	struct npu_raw_queue q;
+	uint8_t *a = host_buf(len), *b = host_buf(len);
+	uint16_t hflag = NPU_DMA_DESC_F_SRC_HOST;
+	struct npu_dma_desc d;
+	uint64_t dev;
+	int fd = npu_raw_open(npu);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_HUGE_FIRST, &dev), 0);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 64, &q), 0);
+	t_pattern_fill(a + off, len, (uint32_t)(len * 31 + off));
+	memset(b + off, 0xa5, len);
+	if (!pageable) {
+		ck_assert_int_eq(npu_raw_register(fd, a + off, len, NPU_DMA_HOST_F_READONLY), 0);
+		ck_assert_int_eq(npu_raw_register(fd, b + off, len, 0), 0);
+	} else {
+		hflag |= NPU_DMA_DESC_F_SRC_PAGEABLE;
+	}
+
+	d = npu_raw_copy(dev, (uintptr_t)(a + off), len, hflag);
+	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+	d = npu_raw_copy((uintptr_t)(b + off), dev, len,
+			 NPU_DMA_DESC_F_DST_HOST |
+			 (pageable ? NPU_DMA_DESC_F_DST_PAGEABLE : 0));
+	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+	ck_assert_msg(t_pattern_check(b + off, len, (uint32_t)(len * 31 + off)) == len,
+		      "npu%d: %zu bytes at +%zu differ at %zu", npu, len, off,
+		      t_pattern_check(b + off, len, (uint32_t)(len * 31 + off)));
+
+	npu_raw_queue_destroy(&q);
+	close(fd);	/* unregisters, frees */
+	munmap(a, len + 8192);
+	munmap(b, len + 8192);
+}
+
+START_TEST(test_roundtrip_registered_sizes)
+{
+	static const size_t edu_sizes[] = { 1, 4095, 4097, 65536 };
+	static const size_t sim_sizes[] = { 1, 4095, 4097, 65536, 1 << 20,
+					    (8 << 20) + 3, 64 << 20 };
+	int npu = _i;
+	size_t i;
+
+	if (npu >= nr_npus)
+		return;
+	if (is_edu(npu)) {
+		for (i = 0; i < sizeof(edu_sizes) / sizeof(edu_sizes[0]); i++)
+			roundtrip(npu, edu_sizes[i], 1 + i, 0);
+	} else {
+		for (i = 0; i < sizeof(sim_sizes) / sizeof(sim_sizes[0]); i++)
+			roundtrip(npu, sim_sizes[i], 4095 - i, 0);
+	}
+}
+END_TEST
+
+START_TEST(test_roundtrip_pageable)
+{
+	int npu = _i;
+
+	if (npu >= nr_npus)
+		return;
+	roundtrip(npu, 4097, 7, 1);
+	if (!is_edu(npu))
+		roundtrip(npu, 3 << 20, 5, 1);
+}
+END_TEST
+
+START_TEST(test_fill_and_2d_against_reference)
+{
+	int npu = _i, fd;
+	const uint32_t w = 37, h = 19, sp = 64, dp = 50;
+	uint8_t *src, *out, ref[50 * 19];
+	struct npu_raw_queue q;
+	struct npu_dma_desc d;
+	uint64_t dev;
+	uint32_t r;
+
+	if (npu >= nr_npus)
+		return;
+	fd = npu_raw_open(npu);
+	src = host_buf(sp * h);
+	out = host_buf(dp * h);
+	ck_assert_int_eq(npu_raw_alloc(fd, 1 << 16, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	ck_assert_int_eq(npu_raw_register(fd, src, sp * h, 0), 0);
+	ck_assert_int_eq(npu_raw_register(fd, out, dp * h, 0), 0);
+	t_pattern_fill(src, sp * h, 9);
+
+	/* Device: fill 0x5a, then a 2-D copy of w x h from src (pitch sp). */
+	d = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_FILL, .fill_size = 1,
+				   .dst = dev, .len = dp * h, .value = 0x5a };
+	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+	d = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_COPY_2D,
+				   .flags = NPU_DMA_DESC_F_SRC_HOST, .height = h,
+				   .src = (uintptr_t)src, .dst = dev, .len = w,
+				   .src_pitch = sp, .dst_pitch = dp };
+	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+	d = npu_raw_copy((uintptr_t)out, dev, dp * h, NPU_DMA_DESC_F_DST_HOST);
+	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+
+	memset(ref, 0x5a, sizeof(ref));
+	for (r = 0; r < h; r++)
+		memcpy(ref + r * dp, src + r * sp, w);
+	ck_assert_int_eq(memcmp(out, ref, sizeof(ref)), 0);
+
+	/* 32-bit fill: the pattern's byte order is the host's. */
+	d = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_FILL, .fill_size = 4,
+				   .dst = dev + 4, .len = 40, .value = 0x11223344 };
+	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+	d = npu_raw_copy((uintptr_t)out, dev + 4, 40, NPU_DMA_DESC_F_DST_HOST);
+	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+	for (r = 0; r < 10; r++)
+		ck_assert_uint_eq(((uint32_t *)out)[r], 0x11223344);
+
+	npu_raw_queue_destroy(&q);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_event_timestamps_monotonic)
+{
+	struct npu_dma_event_slot *ev;
+	struct npu_raw_queue q;
+	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_EVENT_RECORD };
+	uint64_t last = 0, seq;
+	int fd = npu_raw_open(nr_npus - 1), i;
+
+	ck_assert_int_ge(fd, 0);
+	ev = mmap(NULL, 4096 * sizeof(*ev), PROT_READ, MAP_SHARED, fd, 0);
+	ck_assert_ptr_ne(ev, MAP_FAILED);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	for (i = 0; i < 5; i++) {
+		d.dst = i;
+		seq = npu_raw_push(&q, &d);
+		ck_assert_int_eq(npu_raw_submit(&q), 1);
+		ck_assert_int_eq(npu_raw_wait(&q, seq, 10000), 0);
+		ck_assert_uint_eq(ev[i].seq, seq);
+		ck_assert_uint_eq(ev[i].queue_id, q.id);
+		ck_assert_uint_ge(ev[i].timestamp_ns, last);
+		last = ev[i].timestamp_ns;
+	}
+	npu_raw_queue_destroy(&q);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_mem_free_accounting)
+{
+	struct npu_dma_info before, after;
+	uint64_t a, b;
+	int fd = npu_raw_open(nr_npus - 1);
+
+	ck_assert_int_eq(npu_raw_info(fd, &before), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 3 << 20, NPU_DMA_MEM_HUGE_ONLY, &a), 0);
+	ck_assert_uint_eq(a % (2 << 20), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 1, NPU_DMA_MEM_NORMAL_ONLY, &b), 0);
+	ck_assert_int_eq(npu_raw_info(fd, &after), 0);
+	ck_assert_uint_eq(before.mem_free - after.mem_free, (4 << 20) + 4096);
+	ck_assert_int_eq(npu_raw_free(fd, a), 0);
+	ck_assert_int_eq(npu_raw_free(fd, a), -EINVAL);
+	ck_assert_int_eq(npu_raw_alloc(fd, before.mem_size + 1, 0, &b), -ENOMEM);
+	close(fd);
+	fd = npu_raw_open(nr_npus - 1);
+	ck_assert_int_eq(npu_raw_info(fd, &after), 0);
+	ck_assert_uint_eq(after.mem_free, before.mem_free);
+	close(fd);
+}
+END_TEST
+
+static Suite *xfer_suite(void)
+{
+	Suite *s = suite_create("t_xfer");
+	TCase *tc = tcase_create("xfer");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_unchecked_fixture(tc, find_npus, NULL);
+	tcase_add_loop_test(tc, test_roundtrip_registered_sizes, 0, MAX_NPUS);
+	tcase_add_loop_test(tc, test_roundtrip_pageable, 0, MAX_NPUS);
+	tcase_add_loop_test(tc, test_fill_and_2d_against_reference, 0, MAX_NPUS);
+	tcase_add_test(tc, test_event_timestamps_monotonic);
+	tcase_add_test(tc, test_mem_free_accounting);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	int fd = npu_raw_open(0);
+
+	if (fd < 0)
+		return T_EXIT_SKIP;
+	close(fd);
+	return t_run_suite(xfer_suite());
+}
