@@ -168,6 +168,8 @@ void npu_dma_ctx_teardown(struct npu_dma_ctx *ctx);
 struct npu_dma_range *npu_dma_range_find(struct rb_root *root, u64 addr,
 					 u64 len);
 int npu_dma_range_insert(struct rb_root *root, struct npu_dma_range *range);
+void npu_dma_range_drain(struct npu_dma_ctx *ctx, struct rb_root *root,
+			 void (*put)(struct npu_dma_range *range));
 
 /* npu_dma_mem.c: device memory */
 int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy);

@@ -387,12 +387,5 @@ int npu_dma_mem_free_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
  */
 void npu_dma_mem_release_all(struct npu_dma_ctx *ctx)
 {
-	struct rb_node *n;
-
-	mutex_lock(&ctx->lock);
-	while ((n = rb_first(&ctx->mem_tree))) {
-		rb_erase(n, &ctx->mem_tree);
-		npu_dma_alloc_put(rb_entry(n, struct npu_dma_range, node));
-	}
-	mutex_unlock(&ctx->lock);
+	npu_dma_range_drain(ctx, &ctx->mem_tree, npu_dma_alloc_put);
 }

@@ -284,12 +284,5 @@ int npu_dma_host_unregister_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
  */
 void npu_dma_host_release_all(struct npu_dma_ctx *ctx)
 {
-	struct rb_node *n;
-
-	mutex_lock(&ctx->lock);
-	while ((n = rb_first(&ctx->host_tree))) {
-		rb_erase(n, &ctx->host_tree);
-		npu_dma_region_put(rb_entry(n, struct npu_dma_range, node));
-	}
-	mutex_unlock(&ctx->lock);
+	npu_dma_range_drain(ctx, &ctx->host_tree, npu_dma_region_put);
 }

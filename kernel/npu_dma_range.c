@@ -66,3 +66,22 @@ int npu_dma_range_insert(struct rb_root *root, struct npu_dma_range *range)
 	rb_insert_color(&range->node, root);
 	return 0;
 }
+
+/**
+ * npu_dma_range_drain() - empty a context's tree, dropping each range
+ * @ctx: the context (its lock is taken)
+ * @root: &ctx->mem_tree or &ctx->host_tree
+ * @put: drops the tree's reference on a range
+ */
+void npu_dma_range_drain(struct npu_dma_ctx *ctx, struct rb_root *root,
+			 void (*put)(struct npu_dma_range *range))
+{
+	struct rb_node *n;
+
+	mutex_lock(&ctx->lock);
+	while ((n = rb_first(root))) {
+		rb_erase(n, root);
+		put(rb_entry(n, struct npu_dma_range, node));
+	}
+	mutex_unlock(&ctx->lock);
+}
