@@ -44,7 +44,7 @@ static int run_npu_vm(const char *const *args)
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(t_read_file(log, out, sizeof(out)), 0);
-	fputs(out, stdout);
+	printf("%s\n", out);
 	return WEXITSTATUS(status);
 }
 
