@@ -168,6 +168,8 @@ void npu_dma_ctx_teardown(struct npu_dma_ctx *ctx);
 struct npu_dma_range *npu_dma_range_find(struct rb_root *root, u64 addr,
 					 u64 len);
 int npu_dma_range_insert(struct rb_root *root, struct npu_dma_range *range);
+struct npu_dma_range *npu_dma_range_take(struct npu_dma_ctx *ctx,
+					 struct rb_root *root, u64 start);
 void npu_dma_range_drain(struct npu_dma_ctx *ctx, struct rb_root *root,
 			 void (*put)(struct npu_dma_range *range));
 

@@ -367,16 +367,12 @@ int npu_dma_mem_free_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 	if (req.flags || req.pad || req.reserved[0] || req.reserved[1])
 		return -EINVAL;
 
-	mutex_lock(&ctx->lock);
-	r = npu_dma_range_find(&ctx->mem_tree, req.dev_addr, 1);
-	if (!r || r->start != req.dev_addr) {
-		mutex_unlock(&ctx->lock);
+	r = npu_dma_range_take(ctx, &ctx->mem_tree, req.dev_addr);
+	if (!r) {
 		npu_dbg(ctx->ndev, "0x%llx is not an allocation of this context\n",
 			req.dev_addr);
 		return -EINVAL;
 	}
-	rb_erase(&r->node, &ctx->mem_tree);
-	mutex_unlock(&ctx->lock);
 	npu_dma_alloc_put(r);
 	return 0;
 }

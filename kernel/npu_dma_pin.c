@@ -265,15 +265,11 @@ int npu_dma_host_unregister_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 	if (req.flags || req.pad || req.reserved[0] || req.reserved[1])
 		return -EINVAL;
 
-	mutex_lock(&ctx->lock);
-	r = npu_dma_range_find(&ctx->host_tree, req.addr, 1);
-	if (!r || r->start != req.addr) {
-		mutex_unlock(&ctx->lock);
+	r = npu_dma_range_take(ctx, &ctx->host_tree, req.addr);
+	if (!r) {
 		npu_dbg(ctx->ndev, "0x%llx is not registered\n", req.addr);
 		return -EINVAL;
 	}
-	rb_erase(&r->node, &ctx->host_tree);
-	mutex_unlock(&ctx->lock);
 	npu_dma_region_put(r);
 	return 0;
 }

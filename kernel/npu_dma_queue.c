@@ -90,6 +90,21 @@ static struct npu_dma_queue *npu_queue_get(struct npu_dma_ctx *ctx, u32 id)
 	return q;
 }
 
+/*
+ * The head every queue ioctl shares: flags and reserved words must be
+ * zero, the id must name a queue of this context.
+ */
+static struct npu_dma_queue *npu_queue_from_arg(struct npu_dma_ctx *ctx, u32 id,
+						u32 flags, const __u64 reserved[2])
+{
+	struct npu_dma_queue *q;
+
+	if (flags || reserved[0] || reserved[1])
+		return ERR_PTR(-EINVAL);
+	q = npu_queue_get(ctx, id);
+	return q ? q : ERR_PTR(-ENOENT);
+}
+
 u64 npu_dma_queue_completed(struct npu_dma_queue *q)
 {
 	return READ_ONCE(q->completed);
@@ -433,11 +448,9 @@ int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 
 	if (copy_from_user(&req, arg, sizeof(req)))
 		return -EFAULT;
-	if (req.flags || req.reserved[0] || req.reserved[1])
-		return -EINVAL;
-	q = npu_queue_get(ctx, req.queue_id);
-	if (!q)
-		return -ENOENT;
+	q = npu_queue_from_arg(ctx, req.queue_id, req.flags, req.reserved);
+	if (IS_ERR(q))
+		return PTR_ERR(q);
 
 	/* Destroying waits for the queue's work, like a stream sync. */
 	ret = wait_event_interruptible(q->idle, list_empty(&q->jobs));
@@ -579,11 +592,9 @@ int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 
 	if (copy_from_user(&req, arg, sizeof(req)))
 		return -EFAULT;
-	if (req.flags || req.reserved[0] || req.reserved[1])
-		return -EINVAL;
-	q = npu_queue_get(ctx, req.queue_id);
-	if (!q)
-		return -ENOENT;
+	q = npu_queue_from_arg(ctx, req.queue_id, req.flags, req.reserved);
+	if (IS_ERR(q))
+		return PTR_ERR(q);
 
 	mutex_lock(&q->submit_lock);
 	tail = smp_load_acquire(&q->ctrl->sq_tail);
@@ -618,11 +629,9 @@ int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 
 	if (copy_from_user(&req, arg, sizeof(req)))
 		return -EFAULT;
-	if (req.flags || req.reserved[0] || req.reserved[1])
-		return -EINVAL;
-	q = npu_queue_get(ctx, req.queue_id);
-	if (!q)
-		return -ENOENT;
+	q = npu_queue_from_arg(ctx, req.queue_id, req.flags, req.reserved);
+	if (IS_ERR(q))
+		return PTR_ERR(q);
 
 	spin_lock_irq(&q->lock);
 	if (!req.seq || q->barrier_seq != req.seq)

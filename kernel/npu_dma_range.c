@@ -68,6 +68,29 @@ int npu_dma_range_insert(struct rb_root *root, struct npu_dma_range *range)
 }
 
 /**
+ * npu_dma_range_take() - remove the range that starts at an address
+ * @ctx: the context (its lock is taken)
+ * @root: &ctx->mem_tree or &ctx->host_tree
+ * @start: the range's first address, as returned when it was created
+ *
+ * Return: the range, whose tree reference the caller now owns, or NULL.
+ */
+struct npu_dma_range *npu_dma_range_take(struct npu_dma_ctx *ctx,
+					 struct rb_root *root, u64 start)
+{
+	struct npu_dma_range *r;
+
+	mutex_lock(&ctx->lock);
+	r = npu_dma_range_find(root, start, 1);
+	if (r && r->start == start)
+		rb_erase(&r->node, root);
+	else
+		r = NULL;
+	mutex_unlock(&ctx->lock);
+	return r;
+}
+
+/**
  * npu_dma_range_drain() - empty a context's tree, dropping each range
  * @ctx: the context (its lock is taken)
  * @root: &ctx->mem_tree or &ctx->host_tree

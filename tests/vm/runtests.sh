@@ -12,7 +12,8 @@
 
 cd "$(dirname "$0")" || exit 1
 TIMEOUT=${NPU_TEST_TIMEOUT:-900}
-SPLAT='Oops|BUG:|WARNING:|general protection fault|kernel BUG at|KASAN:|UBSAN:|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|INFO: task .* blocked|soft lockup|DMA-API:'
+# The patterns npu-vm also scans the whole log for.
+SPLAT=$(cat ../../scripts/kernel-splats.re) || exit 1
 
 pins() {
 	# Fold the per-CPU counter deltas first, or the sums lag behind.

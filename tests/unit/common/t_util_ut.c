@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "t_check.h"
 #include "t_util.h"
 
 static char tmpdir[] = "/tmp/t_util_ut.XXXXXX";
@@ -150,11 +151,5 @@ static Suite *t_util_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(t_util_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return t_run_suite(t_util_suite());
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "acl/acl.h"
+#include "t_check.h"
 
 START_TEST(test_ACL_SUCCESS_is_zero)
 {
@@ -218,11 +219,5 @@ static Suite *acl_headers_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(acl_headers_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return t_run_suite(acl_headers_suite());
 }

@@ -10,6 +10,8 @@
 
 #include <linux/npu_dma.h>
 
+#include "t_check.h"
+
 #define ABI(type, size) _Static_assert(sizeof(struct type) == (size), #type)
 #define OFF(type, field, off) \
 	_Static_assert(offsetof(struct type, field) == (off), #type "." #field)
@@ -80,16 +82,9 @@ int main(void)
 {
 	Suite *s = suite_create("npu_dma_abi");
 	TCase *tc = tcase_create("abi");
-	SRunner *sr;
-	int failed;
-
 	tcase_add_test(tc, test_abi_sizes_are_multiples_of_8);
 	tcase_add_test(tc, test_abi_ioctl_numbers_are_frozen);
 	tcase_add_test(tc, test_abi_ring_layout);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return t_run_suite(s);
 }

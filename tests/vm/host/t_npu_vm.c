@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "t_check.h"
 #include "t_util.h"
 
 extern char **environ;
@@ -175,18 +176,11 @@ static Suite *npu_vm_suite(void)
 
 int main(int argc, char **argv)
 {
-	SRunner *sr;
-	int failed;
-
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s PATH-TO-npu-vm\n", argv[0]);
 		return 2;
 	}
 	if (!realpath(argv[1], npu_vm))
 		return 2;
-	sr = srunner_create(npu_vm_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return t_run_suite(npu_vm_suite());
 }

@@ -1,0 +1,1 @@
+Oops|BUG:|WARNING:|general protection fault|kernel BUG at|Kernel panic|KASAN:|UBSAN:|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|DEBUG_LOCKS_WARN_ON|lockdep|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|unreferenced object|DMA-API:
