@@ -21,7 +21,9 @@
 #include <linux/npu_dma.h>
 
 #define NPU_DMA_NAME		"npu_dma"
-#define NPU_DMA_MAX_DEVICES	64
+#define NPU_DMA_MAX_DEVICES	64	/* npu_dma_info.peers is a u64 mask */
+/* Device addresses start here, well clear of 0 and of host-looking values. */
+#define NPU_DMA_DEVMEM_BASE	(1ULL << 40)
 
 struct npu_dma_engine_ops;
 struct npu_dma_devmem;
@@ -157,6 +159,7 @@ struct npu_dma_device *npu_dma_device_create(struct device *parent,
 					     void *engine);
 int npu_dma_device_add(struct npu_dma_device *ndev);
 void npu_dma_device_remove(struct npu_dma_device *ndev);
+u64 npu_dma_device_peers(struct npu_dma_device *ndev);
 int npu_dma_chrdev_init(void);
 void npu_dma_chrdev_exit(void);
 

@@ -149,6 +149,41 @@ void npu_dma_device_remove(struct npu_dma_device *ndev)
 	put_device(&ndev->dev);
 }
 
+struct npu_dma_peer_scan {
+	struct npu_dma_device *ndev;
+	u64 peers;
+};
+
+static int npu_dma_peer_match(struct device *dev, void *data)
+{
+	struct npu_dma_device *peer = to_npu_dma_device(dev);
+	struct npu_dma_peer_scan *scan = data;
+	struct npu_dma_device *ndev = scan->ndev;
+
+	/*
+	 * Engines of one kind share a bus (edu cards behind one host bridge,
+	 * sim NPUs behind one simulated switch); different kinds never see
+	 * each other's memory.
+	 */
+	if (peer != ndev && peer->backend == ndev->backend && !READ_ONCE(peer->gone))
+		scan->peers |= BIT_ULL(peer->index);
+	return 0;
+}
+
+/**
+ * npu_dma_device_peers() - NPUs whose memory @ndev's engine can reach
+ * @ndev: the NPU asking
+ *
+ * Return: a mask with bit N set for /dev/npu_dmaN.
+ */
+u64 npu_dma_device_peers(struct npu_dma_device *ndev)
+{
+	struct npu_dma_peer_scan scan = { .ndev = ndev };
+
+	class_for_each_device(&npu_dma_class, NULL, &scan, npu_dma_peer_match);
+	return scan.peers;
+}
+
 int npu_dma_chrdev_init(void)
 {
 	int ret;

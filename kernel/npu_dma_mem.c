@@ -25,7 +25,6 @@
 
 #include "npu_dma_queue.h"
 
-#define NPU_DMA_DEVMEM_BASE	(1ULL << 40)
 #define NPU_DMA_HUGE_SIZE	SZ_2M
 #define NPU_DMA_MAX_ALIGN	SZ_1G
 

@@ -51,6 +51,10 @@
  * @max_event_slots: out: event slots of a context (see EVENT_RECORD)
  * @pad: zero
  * @caps: out: NPU_DMA_CAP_* bits
+ * @mem_base: out: device address of the first byte of device memory;
+ *	allocations lie in [@mem_base, @mem_base + @mem_size)
+ * @peers: out: bit N set if /dev/npu_dmaN is a peer of this NPU (device
+ *	memory of each can be named in the other's descriptors); N < 64
  * @reserved: zero on output
  */
 struct npu_dma_info {
@@ -69,7 +73,9 @@ struct npu_dma_info {
 	__u32 max_event_slots;
 	__u32 pad;
 	__u64 caps;
-	__u64 reserved[6];
+	__u64 mem_base;
+	__u64 peers;
+	__u64 reserved[4];
 };
 
 /* Page-size policies of device memory (struct npu_dma_mem_alloc.policy). */

@@ -20,6 +20,8 @@ ABI(npu_dma_info, 128);
 OFF(npu_dma_info, mem_size, 24);
 OFF(npu_dma_info, max_2d_height, 56);
 OFF(npu_dma_info, caps, 72);
+OFF(npu_dma_info, mem_base, 80);
+OFF(npu_dma_info, peers, 88);
 ABI(npu_dma_mem_alloc, 56);
 OFF(npu_dma_mem_alloc, dev_addr, 24);
 ABI(npu_dma_mem_free, 32);
