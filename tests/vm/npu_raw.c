@@ -24,6 +24,16 @@ int npu_raw_open(int index)
 	return fd < 0 ? -errno : fd;
 }
 
+int npu_raw_present(void)
+{
+	int fd = npu_raw_open(0);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
 int npu_raw_ioctl(int fd, unsigned long cmd, void *arg)
 {
 	int ret;

@@ -22,6 +22,8 @@ struct npu_raw_queue {
 };
 
 int npu_raw_open(int index);
+/* 1 if /dev/npu_dma0 can be opened (the module and an NPU are there). */
+int npu_raw_present(void);
 int npu_raw_ioctl(int fd, unsigned long cmd, void *arg);
 int npu_raw_info(int fd, struct npu_dma_info *info);
 int npu_raw_alloc(int fd, uint64_t size, uint32_t policy, uint64_t *dev_addr);
