@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * VM test: what queues promise about order. Host barriers hold a queue
+ * until released; WAIT holds one queue behind another (same NPU or
+ * another); batch members all land before what follows the batch; the
+ * ring wraps; the eventfd fires; destroying a queue drains it.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "npu_raw.h"
+#include "t_vm.h"
+
+#define MAX_NPUS 8
+#define BUF (256 * 1024)
+
+static int nr_npus;
+static int backend[MAX_NPUS];
+
+static void find_npus(void)
+{
+	struct npu_dma_info info;
+	int fd;
+
+	for (nr_npus = 0; nr_npus < MAX_NPUS; nr_npus++) {
+		fd = npu_raw_open(nr_npus);
+		if (fd < 0)
+			break;
+		ck_assert_int_eq(npu_raw_info(fd, &info), 0);
+		backend[nr_npus] = info.backend;
+		close(fd);
+	}
+}
+
+/* An NPU of the wanted backend, or -1. */
+static int npu_of(int want, int skip)
+{
+	int i;
+
+	for (i = 0; i < nr_npus; i++)
+		if (backend[i] == want && skip-- == 0)
+			return i;
+	return -1;
+}
+
+/* One open NPU with a device buffer and a registered host buffer. */
+struct side {
+	int fd;
+	uint64_t dev;
+	uint8_t *host;
+	struct npu_raw_queue q;
+};
+
+static void side_open(struct side *s, int npu)
+{
+	s->fd = npu_raw_open(npu);
+	ck_assert_int_ge(s->fd, 0);
+	ck_assert_int_eq(npu_raw_alloc(s->fd, BUF, NPU_DMA_MEM_NORMAL_ONLY, &s->dev), 0);
+	s->host = mmap(NULL, BUF, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	ck_assert_ptr_ne(s->host, MAP_FAILED);
+	ck_assert_int_eq(npu_raw_register(s->fd, s->host, BUF, 0), 0);
+	ck_assert_int_eq(npu_raw_queue_create(s->fd, 16, &s->q), 0);
+}
+
+static void side_close(struct side *s)
+{
+	npu_raw_queue_destroy(&s->q);
+	close(s->fd);
+	munmap(s->host, BUF);
+}
+
+static uint64_t completed(struct npu_raw_queue *q)
+{
+	return __atomic_load_n(&q->ctrl->completed_seq, __ATOMIC_ACQUIRE);
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Wait until the queue is parked at a barrier; return its seq. */
+static uint64_t wait_barrier(struct npu_raw_queue *q)
+{
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		uint64_t b = __atomic_load_n(&q->ctrl->barrier_seq, __ATOMIC_ACQUIRE);
+
+		if (b)
+			return b;
+		sleep_ms(5);
+	}
+	ck_abort_msg("queue %u never reached its barrier", q->id);
+	return 0;
+}
+
+static int release(struct npu_raw_queue *q, uint64_t seq)
+{
+	struct npu_dma_barrier_release r = { .queue_id = q->id, .seq = seq };
+
+	return npu_raw_ioctl(q->fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &r);
+}
+
+static const struct npu_dma_desc barrier = { .opcode = NPU_DMA_OP_HOST_BARRIER };
+
+START_TEST(test_host_barrier_holds_the_queue)
+{
+	int npu = _i < nr_npus ? _i : -1;
+	struct npu_dma_desc d;
+	struct side s;
+	uint64_t b, last;
+
+	if (npu < 0)
+		return;
+	side_open(&s, npu);
+	memset(s.host, 0x11, 4096);
+	d = npu_raw_copy(s.dev, (uintptr_t)s.host, 4096, NPU_DMA_DESC_F_SRC_HOST);
+	npu_raw_push(&s.q, &d);
+	b = npu_raw_push(&s.q, &barrier);
+	d = npu_raw_copy((uintptr_t)s.host + 4096, s.dev, 4096, NPU_DMA_DESC_F_DST_HOST);
+	last = npu_raw_push(&s.q, &d);
+	ck_assert_int_eq(npu_raw_submit(&s.q), 3);
+
+	ck_assert_uint_eq(wait_barrier(&s.q), b);
+	ck_assert_uint_eq(completed(&s.q), b - 1);
+	sleep_ms(100);
+	ck_assert_uint_eq(completed(&s.q), b - 1);
+	ck_assert_uint_eq(s.host[4096], 0);
+	ck_assert_int_eq(release(&s.q, b + 1), -EINVAL);
+
+	ck_assert_int_eq(release(&s.q, b), 0);
+	ck_assert_int_eq(npu_raw_wait(&s.q, last, 20000), 0);
+	ck_assert_uint_eq(s.host[4096], 0x11);
+	ck_assert_uint_eq(s.q.ctrl->barrier_seq, 0);
+	ck_assert_uint_eq(s.q.ctrl->error_count, 0);
+	/* Released once: a second release of the same barrier is refused. */
+	ck_assert_int_eq(release(&s.q, b), -EINVAL);
+	side_close(&s);
+}
+END_TEST
+
+/*
+ * Queue B (on NPU nb) waits for a copy on queue A (NPU na) that sits
+ * behind a barrier; B's own copy reads what A's copy wrote, so B can
+ * only get the right bytes if the wait held it.
+ */
+static void cross_queue_wait(int na, int nb)
+{
+	struct npu_dma_desc d, w = { .opcode = NPU_DMA_OP_WAIT };
+	struct side a, b;
+	uint64_t ba, copy_a, wseq, last_b;
+
+	side_open(&a, na);
+	side_open(&b, nb);
+	t_pattern_fill(a.host, 8192, 7);
+	memset(b.host, 0, 8192);
+
+	/* A: barrier, then host -> A's device memory -> host (offset 8192). */
+	ba = npu_raw_push(&a.q, &barrier);
+	d = npu_raw_copy(a.dev, (uintptr_t)a.host, 8192, NPU_DMA_DESC_F_SRC_HOST);
+	npu_raw_push(&a.q, &d);
+	d = npu_raw_copy((uintptr_t)a.host + 8192, a.dev, 8192, NPU_DMA_DESC_F_DST_HOST);
+	copy_a = npu_raw_push(&a.q, &d);
+	/* B: wait for A's copy, then copy its result up to B's device and back. */
+	w.wait_queue = a.q.id;
+	w.value = copy_a;
+	wseq = npu_raw_push(&b.q, &w);
+	d = npu_raw_copy(b.dev, (uintptr_t)a.host + 8192, 8192,
+			 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
+	npu_raw_push(&b.q, &d);
+	d = npu_raw_copy((uintptr_t)b.host, b.dev, 8192, NPU_DMA_DESC_F_DST_HOST);
+	last_b = npu_raw_push(&b.q, &d);
+
+	ck_assert_int_eq(npu_raw_submit(&b.q), 3);
+	ck_assert_int_eq(npu_raw_submit(&a.q), 3);
+	ck_assert_uint_eq(wait_barrier(&a.q), ba);
+	sleep_ms(100);
+	ck_assert_uint_lt(completed(&b.q), wseq);
+	ck_assert_int_eq(release(&a.q, ba), 0);
+	ck_assert_int_eq(npu_raw_wait(&b.q, last_b, 60000), 0);
+	ck_assert_uint_eq(b.q.ctrl->error_count, 0);
+	ck_assert_uint_eq(completed(&a.q), copy_a);
+	ck_assert_uint_eq(t_pattern_check(b.host, 8192, 7), 8192);
+	side_close(&b);
+	side_close(&a);
+}
+
+START_TEST(test_wait_same_npu)
+{
+	int n = npu_of(NPU_DMA_BACKEND_SIM, 0);
+
+	cross_queue_wait(n < 0 ? 0 : n, n < 0 ? 0 : n);
+}
+END_TEST
+
+START_TEST(test_wait_across_npus)
+{
+	int sim = npu_of(NPU_DMA_BACKEND_SIM, 0), edu = npu_of(NPU_DMA_BACKEND_EDU, 0);
+
+	if (nr_npus < 2)
+		return;
+	/* Across engines both ways when both exist, else two of a kind. */
+	if (sim >= 0 && edu >= 0) {
+		cross_queue_wait(sim, edu);
+		cross_queue_wait(edu, sim);
+	} else {
+		cross_queue_wait(0, 1);
+	}
+}
+END_TEST
+
+/* A WAIT for a sequence that has already completed does not block. */
+START_TEST(test_wait_for_the_past)
+{
+	struct npu_dma_desc nop = { .opcode = NPU_DMA_OP_NOP };
+	struct npu_dma_desc w = { .opcode = NPU_DMA_OP_WAIT };
+	struct side s;
+	uint64_t seq;
+
+	side_open(&s, nr_npus - 1);
+	seq = npu_raw_push(&s.q, &nop);
+	ck_assert_int_eq(npu_raw_submit(&s.q), 1);
+	ck_assert_int_eq(npu_raw_wait(&s.q, seq, 20000), 0);
+	w.wait_queue = s.q.id;
+	w.value = seq;
+	ck_assert_int_eq(npu_raw_run(&s.q, &w), 0);
+	side_close(&s);
+}
+END_TEST
+
+/* 64 members spread over the channels; what follows sees all of them. */
+START_TEST(test_batch_then_ordered_copy)
+{
+	int npu = npu_of(NPU_DMA_BACKEND_SIM, 0);
+	struct npu_dma_desc begin = { .opcode = NPU_DMA_OP_BATCH_BEGIN };
+	struct npu_dma_desc end = { .opcode = NPU_DMA_OP_BATCH_END };
+	struct npu_dma_desc d;
+	struct npu_raw_queue q;
+	uint64_t last;
+	struct side s;
+	int i;
+
+	side_open(&s, npu < 0 ? nr_npus - 1 : npu);
+	ck_assert_int_eq(npu_raw_queue_create(s.fd, 128, &q), 0);
+	t_pattern_fill(s.host, 64 * 1024, 99);
+	npu_raw_push(&q, &begin);
+	for (i = 0; i < 64; i++) {
+		if (i % 8 == 7) {
+			d = (struct npu_dma_desc){
+				.opcode = NPU_DMA_OP_FILL, .fill_size = 4,
+				.dst = s.dev + i * 1024, .len = 1024,
+				.value = 0xa1b2c3d4,
+			};
+		} else {
+			d = npu_raw_copy(s.dev + i * 1024, (uintptr_t)s.host + i * 1024,
+					 1024, NPU_DMA_DESC_F_SRC_HOST);
+		}
+		npu_raw_push(&q, &d);
+	}
+	npu_raw_push(&q, &end);
+	d = npu_raw_copy((uintptr_t)s.host + 128 * 1024, s.dev, 64 * 1024,
+			 NPU_DMA_DESC_F_DST_HOST);
+	last = npu_raw_push(&q, &d);
+	ck_assert_int_eq(npu_raw_submit(&q), 67);
+	ck_assert_int_eq(npu_raw_wait(&q, last, 60000), 0);
+	ck_assert_uint_eq(q.ctrl->error_count, 0);
+	for (i = 0; i < 64; i++) {
+		uint8_t *got = s.host + 128 * 1024 + i * 1024;
+
+		if (i % 8 == 7) {
+			ck_assert_uint_eq(((uint32_t *)got)[0], 0xa1b2c3d4);
+			ck_assert_uint_eq(((uint32_t *)got)[255], 0xa1b2c3d4);
+		} else {
+			ck_assert_msg(!memcmp(got, s.host + i * 1024, 1024),
+				      "batch member %d", i);
+		}
+	}
+	npu_raw_queue_destroy(&q);
+	side_close(&s);
+}
+END_TEST
+
+/* A ring of 4 carries 1000 descriptors: head and tail wrap. */
+START_TEST(test_ring_wraps)
+{
+	struct npu_dma_desc nop = { .opcode = NPU_DMA_OP_NOP };
+	struct npu_raw_queue q;
+	uint64_t seq = 0;
+	int fd = npu_raw_open(nr_npus - 1), i, j;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 4, &q), 0);
+	for (i = 0; i < 250; i++) {
+		for (j = 0; j < 4; j++)
+			seq = npu_raw_push(&q, &nop);
+		ck_assert_int_eq(npu_raw_submit(&q), 4);
+		ck_assert_int_eq(npu_raw_wait(&q, seq, 20000), 0);
+	}
+	ck_assert_uint_eq(q.ctrl->completed_seq, 1000);
+	ck_assert_uint_eq(q.ctrl->submitted_seq, 1000);
+	ck_assert_uint_eq(q.ctrl->sq_head, 1000);
+	npu_raw_queue_destroy(&q);
+	close(fd);
+}
+END_TEST
+
+/*
+ * The eventfd fires when a queue parks at a barrier (so a library thread
+ * can run the host's part) and when work completes; not otherwise.
+ */
+START_TEST(test_eventfd_signalled)
+{
+	struct side s;
+	struct pollfd p;
+	uint64_t b, v;
+
+	side_open(&s, nr_npus - 1);
+	p = (struct pollfd){ .fd = s.q.efd, .events = POLLIN };
+	ck_assert_int_eq(poll(&p, 1, 0), 0);
+	b = npu_raw_push(&s.q, &barrier);
+	ck_assert_int_eq(npu_raw_submit(&s.q), 1);
+	ck_assert_int_eq(poll(&p, 1, 20000), 1);
+	ck_assert_uint_eq(wait_barrier(&s.q), b);
+	ck_assert_int_eq(read(s.q.efd, &v, sizeof(v)), sizeof(v));
+	ck_assert_int_eq(poll(&p, 1, 50), 0);
+	ck_assert_uint_eq(completed(&s.q), b - 1);
+	ck_assert_int_eq(release(&s.q, b), 0);
+	ck_assert_int_eq(poll(&p, 1, 20000), 1);
+	ck_assert_int_eq(read(s.q.efd, &v, sizeof(v)), sizeof(v));
+	ck_assert_uint_ge(v, 1);
+	ck_assert_uint_eq(completed(&s.q), b);
+	side_close(&s);
+}
+END_TEST
+
+/* QUEUE_DESTROY returns only after the queue's work has run. */
+START_TEST(test_destroy_drains)
+{
+	struct npu_dma_queue_destroy qd;
+	struct npu_dma_desc d;
+	struct side s;
+	int i;
+
+	side_open(&s, nr_npus - 1);
+	t_pattern_fill(s.host, BUF / 2, 3);
+	for (i = 0; i < 8; i++) {
+		d = npu_raw_copy(s.dev, (uintptr_t)s.host, BUF / 2, NPU_DMA_DESC_F_SRC_HOST);
+		npu_raw_push(&s.q, &d);
+	}
+	d = npu_raw_copy((uintptr_t)s.host + BUF / 2, s.dev, BUF / 2, NPU_DMA_DESC_F_DST_HOST);
+	npu_raw_push(&s.q, &d);
+	ck_assert_int_eq(npu_raw_submit(&s.q), 9);
+	qd = (struct npu_dma_queue_destroy){ .queue_id = s.q.id };
+	ck_assert_int_eq(npu_raw_ioctl(s.fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &qd), 0);
+	/* The mapping outlives the queue and shows the final state. */
+	ck_assert_uint_eq(s.q.ctrl->completed_seq, 9);
+	ck_assert_uint_eq(t_pattern_check(s.host + BUF / 2, BUF / 2, 3), BUF / 2);
+	munmap(s.q.map, s.q.map_size);
+	close(s.q.efd);
+	close(s.fd);
+}
+END_TEST
+
+static Suite *queue_suite(void)
+{
+	Suite *s = suite_create("t_queue");
+	TCase *tc = tcase_create("queue");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_unchecked_fixture(tc, find_npus, NULL);
+	tcase_add_loop_test(tc, test_host_barrier_holds_the_queue, 0, MAX_NPUS);
+	tcase_add_test(tc, test_wait_same_npu);
+	tcase_add_test(tc, test_wait_across_npus);
+	tcase_add_test(tc, test_wait_for_the_past);
+	tcase_add_test(tc, test_batch_then_ordered_copy);
+	tcase_add_test(tc, test_ring_wraps);
+	tcase_add_test(tc, test_eventfd_signalled);
+	tcase_add_test(tc, test_destroy_drains);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	if (!npu_raw_present())
+		return T_EXIT_SKIP;
+	return t_run_suite(queue_suite());
+}
