@@ -192,6 +192,8 @@ extern const struct attribute_group *npu_dma_dev_groups[];
 /* npu_dma_debugfs.c */
 void npu_dma_debugfs_init(bool test_hooks);
 void npu_dma_debugfs_exit(void);
+/* Fault injection (debugfs edu_lose_irqs): edu DMAs to start without IRQ. */
+extern atomic_t npu_dma_fault_edu_lost_irqs;
 
 /* npu_dma_edu.c, npu_dma_sim.c: engines */
 int npu_dma_edu_init(void);

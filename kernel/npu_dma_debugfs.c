@@ -5,6 +5,11 @@
  * /sys/kernel/debug/npu_dma/
  *   test_warn	(only with test_hooks=1) writing 1 triggers a kernel
  *		WARN, so the test bench can prove it catches warnings.
+ *   edu_lose_irqs
+ *		(only with test_hooks=1) fault injection: the next N edu
+ *		DMAs are started without their completion interrupt, so
+ *		the driver sees transfers that never complete and must
+ *		time them out and recover the card.
  */
 
 #include <linux/debugfs.h>
@@ -14,6 +19,8 @@
 #include "npu_dma.h"
 
 static struct dentry *npu_dma_debugfs_root;
+
+atomic_t npu_dma_fault_edu_lost_irqs = ATOMIC_INIT(0);
 
 static ssize_t test_warn_write(struct file *file, const char __user *buf,
 			       size_t count, loff_t *ppos)
@@ -42,9 +49,12 @@ static const struct file_operations test_warn_fops = {
 void npu_dma_debugfs_init(bool test_hooks)
 {
 	npu_dma_debugfs_root = debugfs_create_dir(NPU_DMA_NAME, NULL);
-	if (test_hooks)
-		debugfs_create_file("test_warn", 0200, npu_dma_debugfs_root,
-				    NULL, &test_warn_fops);
+	if (!test_hooks)
+		return;
+	debugfs_create_file("test_warn", 0200, npu_dma_debugfs_root, NULL,
+			    &test_warn_fops);
+	debugfs_create_atomic_t("edu_lose_irqs", 0600, npu_dma_debugfs_root,
+				&npu_dma_fault_edu_lost_irqs);
 }
 
 void npu_dma_debugfs_exit(void)

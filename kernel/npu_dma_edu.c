@@ -74,11 +74,16 @@ static void npu_edu_recover(struct npu_dma_edu *edu)
 static int npu_edu_dma(struct npu_dma_edu *edu, u64 src, u64 dst, u32 count,
 		       u32 cmd)
 {
+	cmd |= EDU_DMA_CMD_START | EDU_DMA_CMD_IRQ;
+	/* Injected fault: a transfer whose completion never arrives. */
+	if (atomic_add_unless(&npu_dma_fault_edu_lost_irqs, -1, 0))
+		cmd &= ~EDU_DMA_CMD_IRQ;
+
 	reinit_completion(&edu->dma_done);
 	writeq(src, edu->regs + EDU_REG_DMA_SRC);
 	writeq(dst, edu->regs + EDU_REG_DMA_DST);
 	writeq(count, edu->regs + EDU_REG_DMA_COUNT);
-	writeq(cmd | EDU_DMA_CMD_START | EDU_DMA_CMD_IRQ, edu->regs + EDU_REG_DMA_CMD);
+	writeq(cmd, edu->regs + EDU_REG_DMA_CMD);
 	if (!wait_for_completion_timeout(&edu->dma_done,
 					 msecs_to_jiffies(edu_timeout_ms))) {
 		dev_err_ratelimited(&edu->pdev->dev, "DMA of %u bytes timed out\n", count);

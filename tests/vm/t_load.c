@@ -11,9 +11,13 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+
+#include <linux/npu_dma.h>
 
 #include "t_vm.h"
 
@@ -254,6 +258,34 @@ START_TEST(test_unload_refused_while_open)
 }
 END_TEST
 
+/*
+ * A queue mapping keeps the file, and so the module, in use after close();
+ * munmap() lets it go.
+ */
+START_TEST(test_unload_refused_while_mapped)
+{
+	struct npu_dma_queue_create c = { .entries = 16, .eventfd = -1 };
+	void *map;
+	int fd;
+
+	ck_assert_int_eq(t_module_load(t_ko(), "nr_sim=1 edu_dma_bits=64"), 0);
+	fd = open("/dev/npu_dma0", O_RDWR | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ioctl(fd, NPU_DMA_IOCTL_QUEUE_CREATE, &c), 0);
+	map = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   c.mmap_offset);
+	ck_assert_ptr_ne(map, MAP_FAILED);
+	close(fd);
+	ck_assert_int_eq(t_module_unload(MOD), -EWOULDBLOCK);
+	/* The area is still ours to read and write. */
+	((struct npu_dma_queue_ctrl *)map)->sq_tail = 1;
+	ck_assert_uint_eq(((struct npu_dma_queue_ctrl *)map)->completed_seq, 0);
+	ck_assert_int_eq(munmap(map, c.mmap_size), 0);
+	ck_assert_int_eq(t_module_unload(MOD), 0);
+	assert_nothing_left();
+}
+END_TEST
+
 static Suite *load_suite(void)
 {
 	Suite *s = suite_create("t_load");
@@ -270,6 +302,7 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_invalid_edu_dma_bits_is_refused);
 	tcase_add_test(tc, test_invalid_sim_channels_is_refused);
 	tcase_add_test(tc, test_unload_refused_while_open);
+	tcase_add_test(tc, test_unload_refused_while_mapped);
 	suite_add_tcase(s, tc);
 	return s;
 }
