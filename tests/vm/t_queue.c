@@ -369,6 +369,33 @@ START_TEST(test_destroy_drains)
 }
 END_TEST
 
+/* A queue with a long backlog does not hold up a copy on another queue. */
+START_TEST(test_queues_share_the_engine)
+{
+	struct npu_dma_desc d;
+	struct npu_raw_queue q2;
+	uint64_t last_a, seq_b;
+	struct side s;
+	int i;
+
+	side_open(&s, nr_npus - 1);
+	ck_assert_int_eq(npu_raw_queue_create(s.fd, 256, &q2), 0);
+	for (i = 0; i < 256; i++) {
+		d = npu_raw_copy(s.dev, (uintptr_t)s.host, BUF, NPU_DMA_DESC_F_SRC_HOST);
+		last_a = npu_raw_push(&q2, &d);
+	}
+	ck_assert_int_eq(npu_raw_submit(&q2), 256);
+	d = npu_raw_copy((uintptr_t)s.host, s.dev, 4096, NPU_DMA_DESC_F_DST_HOST);
+	seq_b = npu_raw_push(&s.q, &d);
+	ck_assert_int_eq(npu_raw_submit(&s.q), 1);
+	ck_assert_int_eq(npu_raw_wait(&s.q, seq_b, 60000), 0);
+	ck_assert_uint_lt(completed(&q2), last_a);
+	ck_assert_int_eq(npu_raw_wait(&q2, last_a, 120000), 0);
+	npu_raw_queue_destroy(&q2);
+	side_close(&s);
+}
+END_TEST
+
 static Suite *queue_suite(void)
 {
 	Suite *s = suite_create("t_queue");
@@ -384,6 +411,7 @@ static Suite *queue_suite(void)
 	tcase_add_test(tc, test_ring_wraps);
 	tcase_add_test(tc, test_eventfd_signalled);
 	tcase_add_test(tc, test_destroy_drains);
+	tcase_add_test(tc, test_queues_share_the_engine);
 	suite_add_tcase(s, tc);
 	return s;
 }

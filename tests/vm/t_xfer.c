@@ -218,6 +218,33 @@ START_TEST(test_mem_free_accounting)
 }
 END_TEST
 
+/*
+ * GET_INFO: allocations lie in [mem_base, mem_base + mem_size); peers are
+ * the other NPUs of the same backend, never the NPU itself.
+ */
+START_TEST(test_info_base_and_peers)
+{
+	uint64_t want, dev;
+	int i, j, fd;
+
+	for (i = 0; i < nr_npus; i++) {
+		want = 0;
+		for (j = 0; j < nr_npus; j++)
+			if (j != i && infos[j].backend == infos[i].backend)
+				want |= 1ULL << j;
+		ck_assert_msg(infos[i].peers == want, "npu%d: peers 0x%llx, want 0x%llx",
+			      i, (unsigned long long)infos[i].peers,
+			      (unsigned long long)want);
+		ck_assert_uint_eq(infos[i].index, i);
+		fd = npu_raw_open(i);
+		ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+		ck_assert_uint_ge(dev, infos[i].mem_base);
+		ck_assert_uint_lt(dev, infos[i].mem_base + infos[i].mem_size);
+		close(fd);
+	}
+}
+END_TEST
+
 static Suite *xfer_suite(void)
 {
 	Suite *s = suite_create("t_xfer");
@@ -230,6 +257,7 @@ static Suite *xfer_suite(void)
 	tcase_add_loop_test(tc, test_fill_and_2d_against_reference, 0, MAX_NPUS);
 	tcase_add_test(tc, test_event_timestamps_monotonic);
 	tcase_add_test(tc, test_mem_free_accounting);
+	tcase_add_test(tc, test_info_base_and_peers);
 	suite_add_tcase(s, tc);
 	return s;
 }
