@@ -30,6 +30,7 @@ lint: deps
 	@$(ROOT)/scripts/lint-kernel.sh "$(KDIR)"
 
 userspace: deps
+	@$(MAKE) -s -C lib
 	@$(MAKE) -s -C tests/unit
 	@$(MAKE) -s -C tests/vm
 
@@ -49,6 +50,7 @@ clean:
 	-@$(MAKE) -s -C $(KDIR) M=$(ROOT)/kernel clean 2>/dev/null
 	@$(MAKE) -s -C tests/unit clean
 	@$(MAKE) -s -C tests/vm clean
+	@$(MAKE) -s -C lib clean
 	@rm -rf build
 
 .PHONY: all deps module lint userspace unit vmcheck check demo clean

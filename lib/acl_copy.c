@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl: 1-D copies and memset.
+ *
+ * A copy is planned first (pointer classes, CANN's kind rules, the NPU
+ * that runs it, the descriptor template), then run:
+ *  - synchronous calls on one of the device's library rings, waiting for
+ *    their own descriptors only (never for a stream);
+ *  - asynchronous calls on the stream's ring; with pageable host memory
+ *    (not registered with the NPU) the call also waits for its own
+ *    descriptors, so the caller's buffer is done with on return and the
+ *    stream order is kept.
+ * Copies longer than the driver's max_copy_len are split.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "acl_internal.h"
+
+#define ACL_DESC_BATCH	64	/* descriptors built per doorbell */
+
+struct acl_xfer {
+	struct acl_device *dev;		/* NPU that runs it; NULL for H2H */
+	struct npu_dma_desc tmpl;	/* opcode, flags, addresses */
+	uint64_t len;
+	bool pageable;			/* names unregistered host memory */
+};
+
+static aclError acl_copy_edge_checks(const void *dst, const void *src,
+				     aclrtMemcpyKind kind)
+{
+	if (!dst || !src)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "dst=%p src=%p: neither may be NULL", dst, src);
+	if ((unsigned int)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "kind=%d is invalid for this call (%s)", (int)kind,
+			       acl_kind_name(kind));
+	return ACL_SUCCESS;
+}
+
+/* The host side of a transfer on @dev: registered there, or pageable. */
+static void acl_xfer_host(struct acl_xfer *x, const void *p, bool is_src)
+{
+	uint16_t host = is_src ? NPU_DMA_DESC_F_SRC_HOST : NPU_DMA_DESC_F_DST_HOST;
+	uint16_t pg = is_src ? NPU_DMA_DESC_F_SRC_PAGEABLE :
+			       NPU_DMA_DESC_F_DST_PAGEABLE;
+
+	x->tmpl.flags |= host;
+	if (!acl_host_pinned_on(x->dev, p, x->len)) {
+		x->tmpl.flags |= pg;
+		x->pageable = true;
+	}
+	if (is_src)
+		x->tmpl.src = (uintptr_t)p;
+	else
+		x->tmpl.dst = (uintptr_t)p;
+}
+
+/* A device pointer, on an open NPU, of @want's NPU when given. */
+static aclError acl_xfer_dev_side(const char *name, const void *p,
+				  struct acl_device *dev, enum acl_loc loc,
+				  struct acl_device **want)
+{
+	if (loc != ACL_LOC_DEVICE)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "%s=%p is not device memory", name, p);
+	if (!acl_device_is_open(dev))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "%s=%p: device %d was reset", name, p, dev->id);
+	if (*want && *want != dev)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "%s=%p is on device %d, the copy runs on device %d "
+			       "(no cross-device copies yet)", name, p, dev->id,
+			       (*want)->id);
+	*want = dev;
+	return ACL_SUCCESS;
+}
+
+/* One side on the NPU, the other host memory (the source if @host_src). */
+static aclError acl_plan_host_dev(struct acl_xfer *x, const char *name,
+				  const void *devp, struct acl_device *dev,
+				  enum acl_loc loc, const void *hostp,
+				  bool host_src)
+{
+	aclError ret = acl_xfer_dev_side(name, devp, dev, loc, &x->dev);
+
+	if (ret)
+		return ret;
+	acl_xfer_host(x, hostp, host_src);
+	if (host_src)
+		x->tmpl.dst = acl_dev_addr(dev, devp);
+	else
+		x->tmpl.src = acl_dev_addr(dev, devp);
+	return ACL_SUCCESS;
+}
+
+/*
+ * Plan a copy. @run is the NPU the caller will run it on (a stream's), or
+ * NULL to use the device memory's own.
+ */
+static aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
+			      size_t count, aclrtMemcpyKind kind,
+			      struct acl_device *run)
+{
+	struct acl_device *sdev, *ddev;
+	enum acl_loc sloc = acl_classify(src, &sdev);
+	enum acl_loc dloc = acl_classify(dst, &ddev);
+	aclrtMemcpyKind k;
+	aclError ret;
+
+	memset(x, 0, sizeof(*x));
+	x->len = count;
+	x->tmpl.opcode = NPU_DMA_OP_COPY;
+	if (kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+		/* Staged H2D: as H2D, and the source is free on return. */
+		if (sloc == ACL_LOC_DEVICE || dloc != ACL_LOC_DEVICE)
+			return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+				       "kind=%s needs a host src and a device dst",
+				       acl_kind_name(kind));
+		kind = ACL_MEMCPY_HOST_TO_DEVICE;
+	}
+	if (acl_resolve_kind(sloc, dloc, kind, &k))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "kind=%s does not fit src=%p dst=%p",
+			       acl_kind_name(kind), src, dst);
+	x->dev = run;
+	switch (k) {
+	case ACL_MEMCPY_HOST_TO_DEVICE:
+		return acl_plan_host_dev(x, "dst", dst, ddev, dloc, src, true);
+	case ACL_MEMCPY_DEVICE_TO_HOST:
+		return acl_plan_host_dev(x, "src", src, sdev, sloc, dst, false);
+	case ACL_MEMCPY_DEVICE_TO_DEVICE:
+		ret = acl_xfer_dev_side("src", src, sdev, sloc, &x->dev);
+		if (!ret)
+			ret = acl_xfer_dev_side("dst", dst, ddev, dloc, &x->dev);
+		if (!ret) {
+			x->tmpl.src = acl_dev_addr(sdev, src);
+			x->tmpl.dst = acl_dev_addr(ddev, dst);
+		}
+		return ret;
+	default:
+		x->dev = NULL;		/* host to host: memcpy */
+		x->tmpl.src = (uintptr_t)src;
+		x->tmpl.dst = (uintptr_t)dst;
+		return ACL_SUCCESS;
+	}
+}
+
+/* Push the whole transfer to @r in batches: 0 or -errno. */
+static int acl_xfer_submit(const struct acl_xfer *x, struct acl_ring *r,
+			   uint64_t *first, uint64_t *last)
+{
+	uint64_t max = x->dev->info.max_copy_len ? x->dev->info.max_copy_len :
+		       (1ULL << 30);
+	struct npu_dma_desc d[ACL_DESC_BATCH], t = x->tmpl;
+	uint64_t done = 0, f, l;
+	int err = 0;
+
+	*first = 0;
+	pthread_mutex_lock(&r->lock);
+	while (!err && done < x->len) {
+		size_t n = acl_build_descs(d, ACL_DESC_BATCH, &t, x->len - done,
+					   max);
+		uint64_t span = 0;
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			span += d[i].len;
+		err = acl_ring_submit_locked(r, d, n, &f, &l);
+		if (!err) {
+			if (!*first)
+				*first = f;
+			*last = l;
+		}
+		done += span;
+		t.dst += span;
+		if (t.opcode == NPU_DMA_OP_COPY)
+			t.src += span;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return err;
+}
+
+/* Run a planned transfer synchronously, on a library ring. */
+static aclError acl_xfer_run_sync(const struct acl_xfer *x)
+{
+	uint64_t first, last;
+	struct acl_ring *r;
+	aclError ret;
+	int slot, err;
+
+	r = acl_sync_ring_acquire(x->dev, &slot, &ret);
+	if (!r)
+		return ret;
+	err = acl_xfer_submit(x, r, &first, &last);
+	if (!err)
+		err = acl_ring_wait(r, last, -1);
+	if (!err)
+		err = acl_ring_error_in(r, first, last);
+	acl_sync_ring_release(x->dev, slot);
+	if (err)
+		return acl_err(acl_errno_to_acl(err),
+			       "transfer of %llu bytes on device %d failed: %s",
+			       (unsigned long long)x->len, x->dev->id,
+			       strerror(-err));
+	return ACL_SUCCESS;
+}
+
+/* Run a planned transfer on a stream (waiting if it is pageable). */
+static aclError acl_xfer_run_async(const struct acl_xfer *x,
+				   struct acl_stream *s)
+{
+	uint64_t first, last;
+	int err = acl_xfer_submit(x, s->ring, &first, &last);
+
+	if (err)
+		return acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT");
+	if (!x->pageable)
+		return ACL_SUCCESS;
+	err = acl_ring_wait(s->ring, last, -1);
+	if (err)
+		return acl_err_sys(err, "waiting for a pageable copy");
+	return acl_stream_check_range(s, first, last);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax,
+					 const void *src, size_t count,
+					 aclrtMemcpyKind kind)
+{
+	struct acl_xfer x;
+	aclError ret;
+
+	ACL_ENTER();
+	if (!count)
+		return ACL_SUCCESS;
+	ret = acl_copy_edge_checks(dst, src, kind);
+	if (ret)
+		return ret;
+	if (!destMax || count > destMax)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "count=%zu does not fit destMax=%zu", count,
+			       destMax);
+	if (dst == src)
+		return ACL_SUCCESS;
+	if (!acl_current_ctx())
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	ret = acl_plan_copy(&x, dst, src, count, kind, NULL);
+	if (ret)
+		return ret;
+	if (!x.dev) {
+		memmove(dst, src, count);
+		return ACL_SUCCESS;
+	}
+	return acl_xfer_run_sync(&x);
+}
+
+static aclError acl_memcpy_async(void *dst, size_t destMax, const void *src,
+				 size_t count, aclrtMemcpyKind kind,
+				 aclrtStream stream, bool need_pinned)
+{
+	struct acl_stream *s;
+	struct acl_xfer x;
+	aclError ret;
+
+	if (!count)
+		return ACL_SUCCESS;
+	ret = acl_copy_edge_checks(dst, src, kind);
+	if (ret)
+		return ret;
+	if (count > destMax)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "count=%zu does not fit destMax=%zu", count,
+			       destMax);
+	if (dst == src)
+		return ACL_SUCCESS;
+	s = acl_stream_lookup(stream, &ret);
+	if (!s)
+		return ret;
+	ret = acl_plan_copy(&x, dst, src, count, kind, s->ctx->dev);
+	if (ret)
+		return ret;
+	if (!x.dev)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "asynchronous host-to-host copies are not "
+			       "supported (dst=%p src=%p)", dst, src);
+	if (need_pinned && x.pageable)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "host memory is not pinned (dst=%p src=%p)", dst,
+			       src);
+	return acl_xfer_run_async(&x, s);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax,
+					      const void *src, size_t count,
+					      aclrtMemcpyKind kind,
+					      aclrtStream stream)
+{
+	ACL_ENTER();
+	return acl_memcpy_async(dst, destMax, src, count, kind, stream, false);
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src,
+			      size_t count, aclrtMemcpyKind kind,
+			      aclrtStream stream)
+{
+	ACL_ENTER();
+	return acl_memcpy_async(dst, destMax, src, count, kind, stream, true);
+}
+
+/*
+ * Plan a memset: FILL of the low byte of @value. Device memory and acl
+ * host memory qualify; other host memory is undefined in CANN and
+ * rejected here.
+ */
+static aclError acl_plan_fill(struct acl_xfer *x, void *p, int32_t value,
+			      size_t count, struct acl_device *run)
+{
+	struct acl_device *dev;
+	enum acl_loc loc = acl_classify(p, &dev);
+	aclError ret = ACL_SUCCESS;
+
+	memset(x, 0, sizeof(*x));
+	x->len = count;
+	x->tmpl.opcode = NPU_DMA_OP_FILL;
+	x->tmpl.fill_size = 1;
+	x->tmpl.value = (uint8_t)value;
+	x->dev = run;
+	if (loc == ACL_LOC_UNREG)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "devPtr=%p is neither device nor acl host memory",
+			       p);
+	if (loc == ACL_LOC_HOST) {
+		if (x->dev)
+			acl_xfer_host(x, p, false);
+		else
+			x->tmpl.dst = (uintptr_t)p;
+		return ACL_SUCCESS;
+	}
+	ret = acl_xfer_dev_side("devPtr", p, dev, loc, &x->dev);
+	if (!ret)
+		x->tmpl.dst = acl_dev_addr(dev, p);
+	return ret;
+}
+
+static aclError acl_memset_checks(const void *devPtr, size_t maxCount,
+				  size_t count)
+{
+	if (!devPtr)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
+	if (count > maxCount)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "count=%zu does not fit maxCount=%zu", count,
+			       maxCount);
+	return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount,
+					 int32_t value, size_t count)
+{
+	struct acl_xfer x;
+	aclError ret;
+
+	ACL_ENTER();
+	if (!count)
+		return ACL_SUCCESS;
+	ret = acl_memset_checks(devPtr, maxCount, count);
+	if (ret)
+		return ret;
+	if (!acl_current_ctx())
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	ret = acl_plan_fill(&x, devPtr, value, count, NULL);
+	if (ret)
+		return ret;
+	if (!x.dev) {
+		memset(devPtr, (uint8_t)value, count);	/* acl host memory */
+		return ACL_SUCCESS;
+	}
+	return acl_xfer_run_sync(&x);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount,
+					      int32_t value, size_t count,
+					      aclrtStream stream)
+{
+	struct acl_stream *s;
+	struct acl_xfer x;
+	aclError ret;
+
+	ACL_ENTER();
+	if (!count)
+		return ACL_SUCCESS;
+	ret = acl_memset_checks(devPtr, maxCount, count);
+	if (ret)
+		return ret;
+	s = acl_stream_lookup(stream, &ret);
+	if (!s)
+		return ret;
+	ret = acl_plan_fill(&x, devPtr, value, count, s->ctx->dev);
+	if (ret)
+		return ret;
+	return acl_xfer_run_async(&x, s);
+}

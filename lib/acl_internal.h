@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libacl internals: the objects behind the opaque CANN handles, and the
+ * helpers the acl_*.c files share. Nothing here is ABI.
+ *
+ * Layering (top to bottom):
+ *   acl_{init,device,context,stream,event,mem,copy}.c  the aclrt* entry points
+ *   acl_kind.c, acl_va.c, acl_error.c, acl_host.c       pure logic (unit tested)
+ *   acl_ring.c                                          the raw queue client
+ *   <linux/npu_dma.h>                                   the kernel ABI
+ *
+ * Locking, outermost first: acl_g.lock (init state, enumeration, device
+ * open/close) -> acl_device.lock (contexts, streams, event slots, sync
+ * rings of one device) -> acl_host.lock (host regions) -> acl_ring.lock
+ * (one ring's submission side) -> acl_ring.wait_lock (its waiters).
+ */
+#ifndef ACL_INTERNAL_H
+#define ACL_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <linux/npu_dma.h>
+
+#include "acl/acl.h"
+
+#define ACL_MAX_DEVICES		64	/* npu_dma_info.peers is a u64 mask */
+#define ACL_RING_ENTRIES	1024	/* descriptors per stream ring */
+#define ACL_SYNC_RINGS		4	/* library queues for synchronous copies */
+#define ACL_MSG_LEN		1024	/* aclGetRecentErrMsg() buffer */
+#define ACL_PAGE_SIZE		4096UL
+
+/* Handle magics: cleared on destroy, so a stale handle is usually caught. */
+#define ACL_CTX_MAGIC		0x61636c63U	/* "aclc" */
+#define ACL_STREAM_MAGIC	0x61636c73U	/* "acls" */
+#define ACL_EVENT_MAGIC		0x61636c65U	/* "acle" */
+
+struct acl_device;
+struct acl_context;
+
+/* ---- acl_ring.c: one kernel queue ------------------------------------ */
+
+struct acl_ring {
+	int refs;			/* atomic; the owner and every event */
+	int fd;				/* device fd (not owned) */
+	int efd;			/* eventfd signalled on completions */
+	uint32_t id;			/* kernel queue id, unique system-wide */
+	uint32_t entries;
+	void *map;
+	size_t map_size;
+	struct npu_dma_queue_ctrl *ctrl;
+	struct npu_dma_desc *ring;
+	pthread_mutex_t lock;		/* protects tail, seq: the push side */
+	uint64_t seq;			/* last sequence number pushed */
+	pthread_mutex_t wait_lock;	/* protects polling */
+	pthread_cond_t wait_cond;	/* a poller finished a round */
+	bool polling;			/* one waiter reads the eventfd */
+	bool destroyed;			/* QUEUE_DESTROY was issued */
+};
+
+struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err);
+void acl_ring_get(struct acl_ring *r);
+void acl_ring_put(struct acl_ring *r);
+/* Destroy the kernel queue (waits for its work); the mapping stays. */
+void acl_ring_shutdown(struct acl_ring *r);
+/*
+ * Push @n descriptors and ring the doorbell. Caller holds r->lock.
+ * Return: 0 or -errno; @first and @last get the sequence numbers used.
+ */
+int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
+			   size_t n, uint64_t *first, uint64_t *last);
+int acl_ring_submit(struct acl_ring *r, const struct npu_dma_desc *d, size_t n,
+		    uint64_t *first, uint64_t *last);
+uint64_t acl_ring_completed(const struct acl_ring *r);
+uint64_t acl_ring_last_seq(struct acl_ring *r);
+/* Wait until @seq completed: 0, -ETIMEDOUT, or -ENODEV (NPU gone). */
+int acl_ring_wait(struct acl_ring *r, uint64_t seq, int32_t timeout_ms);
+/* Error (-errno) of a failed descriptor in [first, last], or 0. */
+int acl_ring_error_in(const struct acl_ring *r, uint64_t first, uint64_t last);
+uint32_t acl_ring_error_count(const struct acl_ring *r);
+int acl_ring_last_error(const struct acl_ring *r);
+
+/* ---- devices, contexts, streams, events ------------------------------ */
+
+struct acl_stream {
+	uint32_t pad[4];		/* keeps magic clear of malloc's free list */
+	uint32_t magic;
+	uint32_t flags;			/* ACL_STREAM_* at creation */
+	uint32_t priority;
+	int32_t id;
+	struct acl_context *ctx;
+	struct acl_ring *ring;
+	uint32_t errors_seen;		/* ring error_count already reported */
+	struct acl_stream *next;	/* in ctx->streams, under dev->lock */
+};
+
+struct acl_context {
+	uint32_t pad[4];
+	uint32_t magic;
+	bool is_default;
+	struct acl_device *dev;
+	struct acl_stream *defstream;
+	struct acl_stream *streams;	/* created ones, under dev->lock */
+	struct acl_context *next;	/* in dev->contexts */
+};
+
+struct acl_event {
+	uint32_t pad[4];
+	uint32_t magic;
+	uint32_t flags;			/* ACL_EVENT_* (internal default for plain) */
+	bool ex;			/* created by aclrtCreateEventExWithFlag */
+	struct acl_device *dev;
+	uint64_t dev_gen;		/* the device opening the slot belongs to */
+	uint32_t slot;
+	pthread_mutex_t lock;		/* protects the record state below */
+	struct acl_ring *ring;		/* ring of the last record, or NULL */
+	uint64_t seq;			/* its EVENT_RECORD sequence number */
+};
+
+struct acl_device {
+	int id;				/* logical id (after ASCEND_RT_VISIBLE_DEVICES) */
+	int phys;			/* N of /dev/npu_dmaN */
+	int fd;				/* -1 while closed */
+	uint64_t gen;			/* bumped at every open */
+	struct npu_dma_info info;
+	uintptr_t va_base;		/* reserved PROT_NONE range, kept until finalize */
+	uint64_t va_size;
+	const struct npu_dma_event_slot *slots;
+	size_t slots_size;
+	pthread_mutex_t lock;		/* protects the fields below */
+	int refcnt;			/* aclrtSetDevice references */
+	struct acl_context defctx;	/* valid while defctx.magic is set */
+	struct acl_context *contexts;	/* explicit contexts */
+	uint64_t *slot_map;		/* allocated event slots */
+	struct acl_ring *sync[ACL_SYNC_RINGS];
+	pthread_mutex_t sync_lock[ACL_SYNC_RINGS];
+	int nsync;
+	int next_stream_id;
+};
+
+struct acl_global {
+	pthread_mutex_t lock;		/* protects everything below */
+	int init_refs;			/* aclInit references */
+	bool enumerated;
+	int ndev;
+	struct acl_device dev[ACL_MAX_DEVICES];
+};
+
+extern struct acl_global acl_g;
+
+/* Per-thread state: error reporting and the current context. */
+struct acl_tls {
+	const char *api;		/* entry point being run, for messages */
+	aclError last_err;		/* aclrtGetLastError() */
+	size_t msg_len;
+	char msg[ACL_MSG_LEN];		/* pending messages, newest first */
+	char out[ACL_MSG_LEN];		/* what aclGetRecentErrMsg() returned */
+	struct acl_context *ctx;	/* current context, or NULL */
+	uint64_t ctx_gen;		/* its device's gen when set */
+};
+
+extern __thread struct acl_tls acl_tls;
+
+/* Entry points name themselves for error messages. */
+#define ACL_ENTER() (acl_tls.api = __func__)
+
+/* ---- acl_error.c ----------------------------------------------------- */
+
+/*
+ * Record an error: a message "<api>: <text> (<NAME> <code>)" for
+ * aclGetRecentErrMsg(), and, for runtime-layer codes (not 100000), the
+ * thread's last error. Return: @code.
+ */
+aclError acl_err(aclError code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Map a negative errno from the driver to an aclError. */
+aclError acl_errno_to_acl(int err);
+/* Name of an aclError ("ACL_ERROR_RT_PARAM_INVALID"), or "unknown". */
+const char *acl_err_name(aclError code);
+/* acl_err() for a driver failure: code from @err, message with strerror. */
+aclError acl_err_sys(int err, const char *what);
+/* Validate a sync-with-timeout argument: 0 or an error already recorded. */
+aclError acl_check_timeout(int32_t timeout, const char *name);
+
+/* ---- acl_init.c / acl_device.c --------------------------------------- */
+
+/*
+ * Parse ASCEND_RT_VISIBLE_DEVICES: map logical ids to the physical ones
+ * present (present[i] true if /dev/npu_dmaI exists). Stops at the first
+ * invalid, absent or repeated entry, as CANN does. Return: device count.
+ */
+int acl_parse_visible(const char *env, const bool *present, int npresent,
+		      int *phys, int max);
+/* Enumerate the NPUs once (caller holds acl_g.lock). */
+void acl_enumerate_locked(void);
+int acl_device_count(void);
+/* Logical id -> device, or NULL with 107001 recorded. */
+struct acl_device *acl_device_get(int32_t id);
+/* Open @dev if closed (caller holds acl_g.lock): 0 or an aclError. */
+aclError acl_device_open_locked(struct acl_device *dev);
+void acl_device_close_locked(struct acl_device *dev);
+bool acl_device_is_open(const struct acl_device *dev);
+/* The sync ring of @dev for this call, locked; or NULL with error. */
+struct acl_ring *acl_sync_ring_acquire(struct acl_device *dev, int *slot,
+				       aclError *ret);
+void acl_sync_ring_release(struct acl_device *dev, int slot);
+/* Wait for every stream of @dev. */
+aclError acl_device_sync(struct acl_device *dev, int32_t timeout_ms);
+void acl_finalize_all_locked(void);
+
+/* ---- acl_context.c --------------------------------------------------- */
+
+/* The thread's current context, or NULL with 107002 recorded. */
+struct acl_context *acl_current_ctx(void);
+void acl_set_current(struct acl_context *ctx);
+aclError acl_context_init(struct acl_context *ctx, struct acl_device *dev,
+			  bool is_default);
+void acl_context_fini(struct acl_context *ctx);
+
+/* ---- acl_stream.c ---------------------------------------------------- */
+
+/* Handle -> stream (NULL = current default): NULL with error recorded. */
+struct acl_stream *acl_stream_lookup(aclrtStream handle, aclError *ret);
+struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
+				  uint32_t flags, aclError *ret);
+/* Destroy: waits for the queue's work (the kernel does). */
+void acl_stream_free(struct acl_stream *s);
+/* Wait for the stream's work; report a new failure as an aclError. */
+aclError acl_stream_sync(struct acl_stream *s, int32_t timeout_ms);
+/* Report (once) a failure of the stream's descriptors in [first, last]. */
+aclError acl_stream_check_range(struct acl_stream *s, uint64_t first,
+				uint64_t last);
+
+/* ---- acl_va.c: device pointers --------------------------------------- */
+
+/*
+ * A device pointer is va_base + (dev_addr - mem_base): the reservation is
+ * PROT_NONE, so host dereferences fault and host pointers never collide.
+ */
+struct acl_va {
+	uintptr_t base;
+	uint64_t size;
+	uint64_t mem_base;
+};
+
+bool acl_va_contains(const struct acl_va *va, uintptr_t p);
+uint64_t acl_va_to_dev(const struct acl_va *va, uintptr_t p);
+void *acl_dev_to_va(const struct acl_va *va, uint64_t dev_addr);
+int acl_va_reserve(struct acl_device *dev);
+void acl_va_release(struct acl_device *dev);
+/* Device whose reservation holds @p, or NULL. */
+struct acl_device *acl_va_find(const void *p);
+uint64_t acl_dev_addr(const struct acl_device *dev, const void *p);
+
+/* ---- acl_host.c: pinned host regions ---------------------------------- */
+
+enum acl_host_kind {
+	ACL_HOST_MALLOC = 1,		/* aclrtMallocHost: we own the mapping */
+	ACL_HOST_REGISTERED = 2,	/* aclrtHostRegister(V2) */
+};
+
+struct acl_host_region {
+	uintptr_t addr;
+	uint64_t size;
+	enum acl_host_kind kind;
+	uint32_t flags;			/* ACL_HOST_REG_* (registered ones) */
+	uint64_t dev_mask;		/* physical NPUs it is registered on */
+	uint64_t dev_gen[ACL_MAX_DEVICES];	/* per NPU: device gen when registered */
+};
+
+/* A sorted array of non-overlapping regions; the caller locks. */
+struct acl_host_table {
+	struct acl_host_region *r;
+	size_t n, cap;
+};
+
+ssize_t acl_host_find(const struct acl_host_table *t, uintptr_t p);
+/* Index of a region overlapping [p, p + size), or -1. */
+ssize_t acl_host_overlap(const struct acl_host_table *t, uintptr_t p,
+			 uint64_t size);
+int acl_host_insert(struct acl_host_table *t, const struct acl_host_region *r);
+void acl_host_remove(struct acl_host_table *t, size_t i);
+void acl_host_table_free(struct acl_host_table *t);
+
+extern pthread_mutex_t acl_host_lock;
+extern struct acl_host_table acl_hosts;
+
+/*
+ * Make sure [p, p + len) may be named as registered host memory on @dev.
+ * Return: true if it lies in one acl region (registered on @dev now),
+ * false if it is ordinary (pageable) memory.
+ */
+bool acl_host_pinned_on(struct acl_device *dev, const void *p, uint64_t len);
+/* Drop the registrations a closing device had. */
+void acl_host_forget_device(struct acl_device *dev);
+void acl_host_release_all(void);
+
+/* ---- acl_kind.c: pointer classes and copy kinds ---------------------- */
+
+enum acl_loc {
+	ACL_LOC_HOST,			/* acl pinned host memory */
+	ACL_LOC_DEVICE,			/* acl device memory */
+	ACL_LOC_UNREG,			/* anything else */
+};
+
+/*
+ * CANN's kind rules (ACL_API.md 5.1): from the classes of both pointers
+ * and the kind passed (0..4), the kind to perform. Return: 0 or
+ * ACL_ERROR_RT_PARAM_INVALID (kind not allowed for these pointers).
+ */
+aclError acl_resolve_kind(enum acl_loc src, enum acl_loc dst,
+			  aclrtMemcpyKind kind, aclrtMemcpyKind *out);
+const char *acl_kind_name(int kind);
+enum acl_loc acl_classify(const void *p, struct acl_device **dev);
+
+/*
+ * Fill @d with copies of @tmpl (a COPY or FILL whose len is ignored), each
+ * of at most @max_len bytes, covering @len bytes from tmpl's addresses.
+ * Return: descriptors written (<= @n); the caller goes on with a
+ * template advanced by what they cover if @len needs more.
+ */
+size_t acl_build_descs(struct npu_dma_desc *d, size_t n,
+		       const struct npu_dma_desc *tmpl, uint64_t len,
+		       uint64_t max_len);
+
+/* ---- acl_mem.c ------------------------------------------------------- */
+
+/* What MEM_ALLOC gets for an aclrtMalloc* request. */
+struct acl_alloc_req {
+	uint64_t bytes;
+	uint64_t align;
+	uint32_t policy;		/* NPU_DMA_MEM_* */
+	uint32_t flags;			/* NPU_DMA_MEM_F_* */
+};
+
+/*
+ * CANN's size rule (round to 32 bytes, plus 32 bytes of padding when @pad)
+ * and policy mapping; @cfg allows the OR-ed bandwidth/read-only bits of
+ * aclrtMallocWithCfg. Return: 0 or ACL_ERROR_INVALID_PARAM (recorded).
+ */
+aclError acl_malloc_params(size_t size, uint32_t policy, bool pad, bool cfg,
+			   struct acl_alloc_req *req);
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static inline uint64_t acl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+int acl_ioctl(int fd, unsigned long cmd, void *arg);
+
+#endif /* ACL_INTERNAL_H */

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl: the client of one npu_dma queue (Documentation/uapi.rst).
+ *
+ * Submission: write descriptors at sq_tail, publish the tail with a
+ * store-release, ring the doorbell (QUEUE_SUBMIT), which consumes them
+ * all, so the ring is empty again after every doorbell.
+ *
+ * Completion: completed_seq (load-acquire), then the eventfd. Several
+ * threads may wait on one ring; only one of them at a time reads the
+ * eventfd (reading consumes the signal another waiter might need) and
+ * wakes the others through a condition variable after each round.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "acl_internal.h"
+
+/* A poller looks at completed_seq at least this often (safety net). */
+#define ACL_POLL_SLICE_MS	200
+
+int acl_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, cmd, arg);
+	} while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -errno : ret;
+}
+
+static int acl_ring_map(struct acl_ring *r, const struct npu_dma_queue_create *c)
+{
+	r->map = mmap(NULL, c->mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      r->fd, (off_t)c->mmap_offset);
+	if (r->map == MAP_FAILED)
+		return -errno;
+	r->map_size = c->mmap_size;
+	r->ctrl = r->map;
+	r->ring = (struct npu_dma_desc *)((char *)r->map +
+					  NPU_DMA_QUEUE_RING_OFFSET);
+	return 0;
+}
+
+static void acl_ring_init_sync(struct acl_ring *r)
+{
+	pthread_condattr_t ca;
+
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_mutex_init(&r->wait_lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&r->wait_cond, &ca);
+	pthread_condattr_destroy(&ca);
+}
+
+struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err)
+{
+	struct npu_dma_queue_create c = { .entries = entries };
+	struct npu_dma_queue_destroy d = { 0 };
+	struct acl_ring *r = calloc(1, sizeof(*r));
+
+	if (!r) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	r->fd = fd;
+	r->entries = entries;
+	r->refs = 1;
+	r->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (r->efd < 0) {
+		*err = -errno;
+		goto err_free;
+	}
+	c.eventfd = r->efd;
+	*err = acl_ioctl(fd, NPU_DMA_IOCTL_QUEUE_CREATE, &c);
+	if (*err)
+		goto err_close;
+	r->id = c.queue_id;
+	*err = acl_ring_map(r, &c);
+	if (*err)
+		goto err_destroy;
+	acl_ring_init_sync(r);
+	return r;
+
+err_destroy:
+	d.queue_id = c.queue_id;
+	acl_ioctl(fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &d);
+err_close:
+	close(r->efd);
+err_free:
+	free(r);
+	return NULL;
+}
+
+void acl_ring_shutdown(struct acl_ring *r)
+{
+	struct npu_dma_queue_destroy d = { .queue_id = r->id };
+
+	pthread_mutex_lock(&r->lock);
+	if (!r->destroyed) {
+		/* Blocks until the queue's work is done; fails harmlessly
+		 * once the device fd is closed (the kernel drained it). */
+		acl_ioctl(r->fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &d);
+		r->destroyed = true;
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+void acl_ring_get(struct acl_ring *r)
+{
+	__atomic_add_fetch(&r->refs, 1, __ATOMIC_RELAXED);
+}
+
+void acl_ring_put(struct acl_ring *r)
+{
+	if (__atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	acl_ring_shutdown(r);
+	/* The area outlives the queue: completed_seq stays readable. */
+	munmap(r->map, r->map_size);
+	close(r->efd);
+	pthread_cond_destroy(&r->wait_cond);
+	pthread_mutex_destroy(&r->wait_lock);
+	pthread_mutex_destroy(&r->lock);
+	free(r);
+}
+
+static int acl_ring_doorbell(struct acl_ring *r)
+{
+	struct npu_dma_queue_submit s = { .queue_id = r->id };
+	int ret = acl_ioctl(r->fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &s);
+
+	return ret < 0 ? ret : 0;
+}
+
+int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
+			   size_t n, uint64_t *first, uint64_t *last)
+{
+	uint32_t tail = r->ctrl->sq_tail;
+	uint64_t start = r->seq + 1;
+	size_t i = 0;
+	int ret;
+
+	if (r->destroyed)
+		return -ENOENT;
+	while (i < n) {
+		/* Every doorbell empties the ring: a burst fits whole. */
+		size_t burst = n - i < r->entries ? n - i : r->entries;
+		size_t k;
+
+		for (k = 0; k < burst; k++)
+			r->ring[(tail + k) & (r->entries - 1)] = d[i + k];
+		tail += (uint32_t)burst;
+		__atomic_store_n(&r->ctrl->sq_tail, tail, __ATOMIC_RELEASE);
+		ret = acl_ring_doorbell(r);
+		if (ret) {
+			/* Nothing consumed: take the burst back. */
+			tail -= (uint32_t)burst;
+			__atomic_store_n(&r->ctrl->sq_tail, tail,
+					 __ATOMIC_RELEASE);
+			if (i)
+				break;
+			return ret;
+		}
+		r->seq += burst;
+		i += burst;
+	}
+	*first = start;
+	*last = r->seq;
+	return i == n ? 0 : -EIO;
+}
+
+int acl_ring_submit(struct acl_ring *r, const struct npu_dma_desc *d, size_t n,
+		    uint64_t *first, uint64_t *last)
+{
+	int ret;
+
+	pthread_mutex_lock(&r->lock);
+	ret = acl_ring_submit_locked(r, d, n, first, last);
+	pthread_mutex_unlock(&r->lock);
+	return ret;
+}
+
+uint64_t acl_ring_completed(const struct acl_ring *r)
+{
+	return __atomic_load_n(&r->ctrl->completed_seq, __ATOMIC_ACQUIRE);
+}
+
+uint64_t acl_ring_last_seq(struct acl_ring *r)
+{
+	uint64_t seq;
+
+	pthread_mutex_lock(&r->lock);
+	seq = r->seq;
+	pthread_mutex_unlock(&r->lock);
+	return seq;
+}
+
+static bool acl_ring_dead(const struct acl_ring *r)
+{
+	return __atomic_load_n(&r->ctrl->flags, __ATOMIC_ACQUIRE) &
+	       NPU_DMA_QUEUE_S_DEAD;
+}
+
+/* One poll round on the eventfd, by the one polling waiter. */
+static int acl_ring_poll_once(struct acl_ring *r, int ms)
+{
+	struct pollfd p = { .fd = r->efd, .events = POLLIN };
+	uint64_t v;
+	int n = poll(&p, 1, ms);
+
+	if (n < 0 && errno != EINTR)
+		return -errno;
+	if (n > 0 && read(r->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return -errno;
+	return 0;
+}
+
+static int acl_ms_left(uint64_t deadline)
+{
+	uint64_t now = acl_now_ns();
+
+	if (!deadline)
+		return ACL_POLL_SLICE_MS;
+	if (now >= deadline)
+		return 0;
+	if (deadline - now > (uint64_t)ACL_POLL_SLICE_MS * 1000000)
+		return ACL_POLL_SLICE_MS;
+	return (int)((deadline - now + 999999) / 1000000);
+}
+
+static void acl_cond_wait_ms(struct acl_ring *r, int ms)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += (long)ms * 1000000L;
+	ts.tv_sec += ts.tv_nsec / 1000000000L;
+	ts.tv_nsec %= 1000000000L;
+	pthread_cond_timedwait(&r->wait_cond, &r->wait_lock, &ts);
+}
+
+int acl_ring_wait(struct acl_ring *r, uint64_t seq, int32_t timeout_ms)
+{
+	uint64_t deadline = 0;
+	int ret = 0;
+
+	if (acl_ring_completed(r) >= seq)
+		return 0;
+	if (timeout_ms >= 0)
+		deadline = acl_now_ns() + (uint64_t)timeout_ms * 1000000ULL;
+	pthread_mutex_lock(&r->wait_lock);
+	while (!ret && acl_ring_completed(r) < seq) {
+		int ms = acl_ms_left(deadline);
+
+		if (acl_ring_dead(r))
+			ret = -ENODEV;
+		else if (!ms)
+			ret = -ETIMEDOUT;
+		else if (r->polling)
+			acl_cond_wait_ms(r, ms);
+		else {
+			r->polling = true;
+			pthread_mutex_unlock(&r->wait_lock);
+			ret = acl_ring_poll_once(r, ms);
+			pthread_mutex_lock(&r->wait_lock);
+			r->polling = false;
+			pthread_cond_broadcast(&r->wait_cond);
+		}
+	}
+	pthread_mutex_unlock(&r->wait_lock);
+	return ret;
+}
+
+int acl_ring_error_in(const struct acl_ring *r, uint64_t first, uint64_t last)
+{
+	const struct npu_dma_queue_ctrl *c = r->ctrl;
+	uint64_t seq;
+
+	if (!__atomic_load_n(&c->error_count, __ATOMIC_ACQUIRE))
+		return 0;
+	seq = __atomic_load_n(&c->last_error_seq, __ATOMIC_ACQUIRE);
+	if (seq >= first && seq <= last)
+		return c->last_error ? c->last_error : -EIO;
+	seq = __atomic_load_n(&c->error_seq, __ATOMIC_ACQUIRE);
+	if (seq >= first && seq <= last)
+		return c->error ? c->error : -EIO;
+	return 0;
+}
+
+uint32_t acl_ring_error_count(const struct acl_ring *r)
+{
+	return __atomic_load_n(&r->ctrl->error_count, __ATOMIC_ACQUIRE);
+}
+
+int acl_ring_last_error(const struct acl_ring *r)
+{
+	int e = __atomic_load_n(&r->ctrl->last_error, __ATOMIC_ACQUIRE);
+
+	return e ? e : -EIO;
+}

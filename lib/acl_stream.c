@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl: streams. A stream is one kernel queue (struct acl_ring): work
+ * runs in submission order, several threads may submit to it (the ring
+ * lock orders them), and synchronizing is waiting for the sequence
+ * number of the last descriptor pushed. A failed descriptor is reported
+ * once, by the next synchronize of its stream.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl_internal.h"
+
+/* Caller holds ctx->dev->lock. */
+struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
+				  uint32_t flags, aclError *ret)
+{
+	struct acl_device *dev = ctx->dev;
+	uint32_t entries = ACL_RING_ENTRIES;
+	struct acl_stream *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s) {
+		*ret = acl_err(ACL_ERROR_BAD_ALLOC, "no memory for a stream");
+		return NULL;
+	}
+	if (dev->info.max_queue_entries && entries > dev->info.max_queue_entries)
+		entries = dev->info.max_queue_entries;
+	s->ring = acl_ring_create(dev->fd, entries, &err);
+	if (!s->ring) {
+		free(s);
+		*ret = err == -EBUSY ?
+		       acl_err(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+			       "device %d: no more queues", dev->id) :
+		       acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_CREATE");
+		return NULL;
+	}
+	s->ctx = ctx;
+	s->flags = flags;
+	s->priority = priority > 7 ? 7 : priority;	/* CANN clamps */
+	s->id = dev->next_stream_id++;
+	s->magic = ACL_STREAM_MAGIC;
+	*ret = ACL_SUCCESS;
+	return s;
+}
+
+void acl_stream_free(struct acl_stream *s)
+{
+	s->magic = 0;
+	acl_ring_shutdown(s->ring);
+	acl_ring_put(s->ring);
+	free(s);
+}
+
+struct acl_stream *acl_stream_lookup(aclrtStream handle, aclError *ret)
+{
+	struct acl_stream *s = handle;
+	struct acl_context *ctx;
+
+	*ret = ACL_SUCCESS;
+	if (!handle) {
+		ctx = acl_current_ctx();
+		if (!ctx) {
+			*ret = ACL_ERROR_RT_CONTEXT_NULL;
+			return NULL;
+		}
+		return ctx->defstream;
+	}
+	if (s->magic != ACL_STREAM_MAGIC || !acl_device_is_open(s->ctx->dev)) {
+		*ret = acl_err(ACL_ERROR_RT_INVALID_HANDLE,
+			       "stream=%p is not a live stream", handle);
+		return NULL;
+	}
+	return s;
+}
+
+static aclError acl_stream_report(struct acl_stream *s, int err)
+{
+	return acl_err(acl_errno_to_acl(err),
+		       "a task of stream %d on device %d failed: %s", s->id,
+		       s->ctx->dev->id, strerror(-err));
+}
+
+aclError acl_stream_check_range(struct acl_stream *s, uint64_t first,
+				uint64_t last)
+{
+	int err = acl_ring_error_in(s->ring, first, last);
+
+	if (!err)
+		return ACL_SUCCESS;
+	/* Reported here, so the next synchronize does not repeat it. */
+	__atomic_store_n(&s->errors_seen, acl_ring_error_count(s->ring),
+			 __ATOMIC_RELAXED);
+	return acl_stream_report(s, err);
+}
+
+aclError acl_stream_sync(struct acl_stream *s, int32_t timeout_ms)
+{
+	uint64_t seq = acl_ring_last_seq(s->ring);
+	uint32_t count, seen;
+	int err = acl_ring_wait(s->ring, seq, timeout_ms);
+
+	if (err == -ETIMEDOUT)
+		return acl_err(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+			       "stream %d not done after %d ms", s->id,
+			       timeout_ms);
+	if (err)
+		return acl_err_sys(err, "waiting for the stream");
+	count = acl_ring_error_count(s->ring);
+	seen = __atomic_exchange_n(&s->errors_seen, count, __ATOMIC_RELAXED);
+	if (count != seen)
+		return acl_stream_report(s, acl_ring_last_error(s->ring));
+	return ACL_SUCCESS;
+}
+
+static aclError acl_create_stream(aclrtStream *stream, uint32_t priority,
+				  uint32_t flag)
+{
+	struct acl_context *ctx;
+	struct acl_stream *s;
+	aclError ret;
+
+	if (!stream)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "stream is NULL");
+	ctx = acl_current_ctx();
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	pthread_mutex_lock(&ctx->dev->lock);
+	s = acl_stream_new(ctx, priority, flag, &ret);
+	if (s) {
+		s->next = ctx->streams;
+		ctx->streams = s;
+	}
+	pthread_mutex_unlock(&ctx->dev->lock);
+	if (s)
+		*stream = s;
+	return ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
+{
+	ACL_ENTER();
+	return acl_create_stream(stream, 0, 0);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream,
+							 uint32_t priority,
+							 uint32_t flag)
+{
+	ACL_ENTER();
+	/* Unknown flag bits are ignored, as CANN's acl layer does. */
+	return acl_create_stream(stream, priority, flag);
+}
+
+static aclError acl_destroy_stream(aclrtStream stream)
+{
+	struct acl_context *ctx;
+	struct acl_stream *s, **pp;
+	aclError ret;
+
+	if (!stream)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "stream is NULL");
+	s = acl_stream_lookup(stream, &ret);
+	if (!s)
+		return ret;
+	ctx = acl_current_ctx();
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	if (s->ctx != ctx)
+		return acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
+			       "stream=%p belongs to another context", stream);
+	pthread_mutex_lock(&ctx->dev->lock);
+	for (pp = &ctx->streams; *pp && *pp != s; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = s->next;
+	pthread_mutex_unlock(&ctx->dev->lock);
+	if (s == ctx->defstream)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "stream=%p is a default stream", stream);
+	acl_stream_free(s);
+	return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream)
+{
+	ACL_ENTER();
+	return acl_destroy_stream(stream);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream)
+{
+	ACL_ENTER();
+	/* The driver finishes queued work before a queue goes away. */
+	return acl_destroy_stream(stream);
+}
+
+static aclError acl_sync_stream(aclrtStream stream, int32_t timeout)
+{
+	struct acl_stream *s;
+	aclError ret;
+
+	s = acl_stream_lookup(stream, &ret);
+	if (!s)
+		return ret;
+	if (s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY |
+			ACL_STREAM_CPU_SCHEDULE))
+		return ACL_SUCCESS;
+	return acl_stream_sync(s, timeout);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream)
+{
+	ACL_ENTER();
+	return acl_sync_stream(stream, -1);
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout)
+{
+	ACL_ENTER();
+	if (acl_check_timeout(timeout, "timeout"))
+		return ACL_ERROR_RT_PARAM_INVALID;
+	return acl_sync_stream(stream, timeout);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream,
+					      aclrtStreamStatus *status)
+{
+	struct acl_stream *s;
+	aclError ret;
+
+	ACL_ENTER();
+	if (!status)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "status is NULL");
+	s = acl_stream_lookup(stream, &ret);
+	if (!s)
+		return ret;
+	*status = acl_ring_completed(s->ring) >= acl_ring_last_seq(s->ring) ?
+		  ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+	return ACL_SUCCESS;
+}
+
+/* Common shape of the three stream getters. */
+static aclError acl_stream_attr(aclrtStream stream, void *out,
+				struct acl_stream **s)
+{
+	aclError ret;
+
+	if (!out)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "output pointer is NULL");
+	*s = acl_stream_lookup(stream, &ret);
+	return *s ? ACL_SUCCESS : ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream,
+					      int32_t *streamId)
+{
+	struct acl_stream *s;
+	aclError ret;
+
+	ACL_ENTER();
+	ret = acl_stream_attr(stream, streamId, &s);
+	if (!ret)
+		*streamId = s->id;
+	return ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream,
+						 uint32_t *flags)
+{
+	struct acl_stream *s;
+	aclError ret;
+
+	ACL_ENTER();
+	ret = acl_stream_attr(stream, flags, &s);
+	if (!ret)
+		*flags = s->flags;
+	return ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream,
+						    uint32_t *priority)
+{
+	struct acl_stream *s;
+	aclError ret;
+
+	ACL_ENTER();
+	ret = acl_stream_attr(stream, priority, &s);
+	if (!ret)
+		*priority = s->priority;
+	return ret;
+}

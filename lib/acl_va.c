@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl: device pointers. Per NPU, a host virtual range as large as its
+ * device memory is reserved PROT_NONE; device address A is presented to
+ * the application as va_base + (A - mem_base). Such a pointer faults if
+ * the host dereferences it, can never equal a host pointer, and names its
+ * NPU by a range check. The reservation lives until aclFinalize(), so a
+ * pointer stays recognisable (and is rejected cleanly) after a reset.
+ */
+#include <errno.h>
+#include <sys/mman.h>
+
+#include "acl_internal.h"
+
+bool acl_va_contains(const struct acl_va *va, uintptr_t p)
+{
+	return va->base && p >= va->base && p - va->base < va->size;
+}
+
+uint64_t acl_va_to_dev(const struct acl_va *va, uintptr_t p)
+{
+	return va->mem_base + (uint64_t)(p - va->base);
+}
+
+void *acl_dev_to_va(const struct acl_va *va, uint64_t dev_addr)
+{
+	return (void *)(va->base + (uintptr_t)(dev_addr - va->mem_base));
+}
+
+static struct acl_va acl_dev_va(const struct acl_device *dev)
+{
+	struct acl_va va = {
+		.base = __atomic_load_n(&dev->va_base, __ATOMIC_ACQUIRE),
+		.size = dev->va_size,
+		.mem_base = dev->info.mem_base,
+	};
+
+	return va;
+}
+
+int acl_va_reserve(struct acl_device *dev)
+{
+	void *p;
+
+	if (dev->va_base)
+		return 0;
+	p = mmap(NULL, dev->info.mem_size, PROT_NONE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	dev->va_size = dev->info.mem_size;
+	__atomic_store_n(&dev->va_base, (uintptr_t)p, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void acl_va_release(struct acl_device *dev)
+{
+	if (!dev->va_base)
+		return;
+	munmap((void *)dev->va_base, dev->va_size);
+	__atomic_store_n(&dev->va_base, 0, __ATOMIC_RELEASE);
+	dev->va_size = 0;
+}
+
+struct acl_device *acl_va_find(const void *p)
+{
+	int i, n = __atomic_load_n(&acl_g.ndev, __ATOMIC_ACQUIRE);
+
+	for (i = 0; i < n; i++) {
+		struct acl_va va = acl_dev_va(&acl_g.dev[i]);
+
+		if (acl_va_contains(&va, (uintptr_t)p))
+			return &acl_g.dev[i];
+	}
+	return NULL;
+}
+
+uint64_t acl_dev_addr(const struct acl_device *dev, const void *p)
+{
+	struct acl_va va = acl_dev_va(dev);
+
+	return acl_va_to_dev(&va, (uintptr_t)p);
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Shared bits of the libacl VM tests: finding an edu and a sim NPU,
+ * and assertions that print aclGetRecentErrMsg() when a call fails.
+ */
+#ifndef T_ACL_H
+#define T_ACL_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "t_vm.h"
+
+/* Assert an acl call returns @want; on mismatch show the error message. */
+#define T_ACL_EQ(call, want)						\
+	do {								\
+		aclError _r = (call);					\
+		const char *_m = _r != (want) ? aclGetRecentErrMsg() : NULL; \
+		ck_assert_msg(_r == (want), "%s = %d, want %d (%s)", #call, \
+			      _r, (int)(want), _m ? _m : "no message");	\
+	} while (0)
+
+#define T_ACL_OK(call) T_ACL_EQ(call, ACL_SUCCESS)
+
+/*
+ * Logical id of the first NPU with backend @name ("edu" or "sim"), or -1.
+ * Without ASCEND_RT_VISIBLE_DEVICES, logical ids follow /dev/npu_dmaN.
+ */
+static inline int t_acl_find(const char *name)
+{
+	uint32_t n = 0, i;
+	char buf[16];
+
+	if (aclrtGetDeviceCount(&n))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (!t_read_attr(buf, sizeof(buf),
+				 "/sys/class/npu_dma/npu_dma%u/backend", i) &&
+		    !strcmp(buf, name))
+			return (int)i;
+	return -1;
+}
+
+/* Expect the recent error message to mention @needle (and consume it). */
+static inline void t_acl_msg_has(const char *needle)
+{
+	const char *m = aclGetRecentErrMsg();
+
+	ck_assert_msg(m && strstr(m, needle), "message \"%s\" lacks \"%s\"",
+		      m ? m : "(null)", needle);
+}
+
+#endif /* T_ACL_H */
