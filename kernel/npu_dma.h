@@ -121,6 +121,7 @@ struct npu_dma_range {
  * @ndev: its NPU (the file holds a device reference)
  * @mm: address space of the opener (mmgrab'ed): pins are charged to it
  *	and only it may pin, submit or map
+ * @pid: thread-group id of the opener, for the clients attribute
  * @node: in ndev->contexts
  * @lock: Protects @mem_tree, @host_tree and @queues
  * @mem_tree: device allocations (struct npu_dma_alloc)
@@ -131,6 +132,7 @@ struct npu_dma_range {
 struct npu_dma_ctx {
 	struct npu_dma_device *ndev;
 	struct mm_struct *mm;
+	struct pid *pid;
 	struct list_head node;
 	struct mutex lock;
 	struct rb_root mem_tree;

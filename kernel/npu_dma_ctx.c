@@ -13,6 +13,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/pid.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -47,6 +48,7 @@ static int npu_dma_open(struct inode *inode, struct file *file)
 	xa_init_flags(&ctx->queues, XA_FLAGS_ALLOC);
 	ctx->mm = current->mm;
 	mmgrab(ctx->mm);
+	ctx->pid = get_task_pid(current, PIDTYPE_TGID);
 	ctx->ndev = ndev;
 
 	down_read(&ndev->gone_lock);
@@ -60,6 +62,7 @@ static int npu_dma_open(struct inode *inode, struct file *file)
 	}
 	up_read(&ndev->gone_lock);
 	if (ret) {
+		put_pid(ctx->pid);
 		mmdrop(ctx->mm);
 		vfree(ctx->events);
 		kfree(ctx);
@@ -96,6 +99,7 @@ static int npu_dma_release(struct inode *inode, struct file *file)
 
 	xa_destroy(&ctx->queues);
 	vfree(ctx->events);
+	put_pid(ctx->pid);
 	mmdrop(ctx->mm);
 	kfree(ctx);
 	put_device(&ndev->dev);

@@ -2,10 +2,14 @@
 /*
  * npu_dma: sysfs attributes of /sys/class/npu_dma/npu_dmaN.
  *
- * All values here are fixed for the life of the device, so no locking.
+ * Most values are fixed for the life of the device. The usage counters
+ * (mem_used, queues, clients) are snapshots taken under the locks that
+ * protect them; the attributes are removed (and their readers drained)
+ * before the device's memory and contexts go away.
  */
 
 #include <linux/pci.h>
+#include <linux/pid.h>
 #include <linux/sysfs.h>
 
 #include "npu_dma.h"
@@ -47,11 +51,87 @@ static ssize_t dma_channels_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(dma_channels);
 
+static ssize_t mem_used_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct npu_dma_device *ndev = to_npu_dma_device(dev);
+
+	return sysfs_emit(buf, "%llu\n",
+			  ndev->mem_size - npu_dma_devmem_free_bytes(ndev));
+}
+static DEVICE_ATTR_RO(mem_used);
+
+static ssize_t queues_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct npu_dma_device *ndev = to_npu_dma_device(dev);
+	struct npu_dma_ctx *ctx;
+	unsigned long index;
+	unsigned int n = 0;
+	void *q;
+
+	mutex_lock(&ndev->ctx_lock);
+	list_for_each_entry(ctx, &ndev->contexts, node) {
+		mutex_lock(&ctx->lock);
+		xa_for_each(&ctx->queues, index, q)
+			n++;
+		mutex_unlock(&ctx->lock);
+	}
+	mutex_unlock(&ndev->ctx_lock);
+	return sysfs_emit(buf, "%u\n", n);
+}
+static DEVICE_ATTR_RO(queues);
+
+/* Processes with the device open: one process id each, as the reader sees it. */
+static ssize_t clients_show(struct device *dev, struct device_attribute *attr,
+			    char *buf)
+{
+	struct npu_dma_device *ndev = to_npu_dma_device(dev);
+	struct npu_dma_ctx *ctx, *prev;
+	int len = 0;
+
+	mutex_lock(&ndev->ctx_lock);
+	list_for_each_entry(ctx, &ndev->contexts, node) {
+		bool seen = false;
+
+		/* A process with several files is listed once. */
+		list_for_each_entry(prev, &ndev->contexts, node) {
+			if (prev == ctx)
+				break;
+			seen |= prev->pid == ctx->pid;
+		}
+		if (!seen)
+			len += sysfs_emit_at(buf, len, "%s%d", len ? " " : "",
+					     pid_vnr(ctx->pid));
+	}
+	mutex_unlock(&ndev->ctx_lock);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+static DEVICE_ATTR_RO(clients);
+
+/* Indices of the peer NPUs, ascending, space separated. */
+static ssize_t peers_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	u64 peers = npu_dma_device_peers(to_npu_dma_device(dev));
+	int len = 0, i;
+
+	for (i = 0; i < NPU_DMA_MAX_DEVICES; i++)
+		if (peers & BIT_ULL(i))
+			len += sysfs_emit_at(buf, len, "%s%d", len ? " " : "", i);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+static DEVICE_ATTR_RO(peers);
+
 static struct attribute *npu_dma_dev_attrs[] = {
 	&dev_attr_backend.attr,
 	&dev_attr_pci_address.attr,
 	&dev_attr_mem_size.attr,
 	&dev_attr_dma_channels.attr,
+	&dev_attr_mem_used.attr,
+	&dev_attr_queues.attr,
+	&dev_attr_clients.attr,
+	&dev_attr_peers.attr,
 	NULL
 };
 

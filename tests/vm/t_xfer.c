@@ -245,6 +245,53 @@ START_TEST(test_info_base_and_peers)
 }
 END_TEST
 
+static void assert_usage(int npu, const char *attr, const char *want)
+{
+	char got[256];
+
+	ck_assert_int_eq(t_read_attr(got, sizeof(got), "/sys/class/npu_dma/npu_dma%d/%s",
+				     npu, attr), 0);
+	ck_assert_msg(!strcmp(got, want), "npu%d %s: '%s', want '%s'", npu, attr,
+		      got, want);
+}
+
+/* sysfs shows what is in use: memory, queues, the processes, the peers. */
+START_TEST(test_sysfs_usage)
+{
+	int npu = nr_npus - 1, fd, fd2, i;
+	struct npu_raw_queue q1, q2;
+	char want[256] = "";
+	uint64_t dev;
+
+	for (i = 0; i < nr_npus; i++)
+		if (infos[npu].peers & (1ULL << i))
+			snprintf(want + strlen(want), sizeof(want) - strlen(want),
+				 "%s%d", want[0] ? " " : "", i);
+	assert_usage(npu, "peers", want);
+	assert_usage(npu, "mem_used", "0");
+	assert_usage(npu, "queues", "0");
+	assert_usage(npu, "clients", "");
+
+	fd = npu_raw_open(npu);
+	fd2 = npu_raw_open(npu);
+	ck_assert_int_eq(npu_raw_alloc(fd, 1 << 20, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q1), 0);
+	ck_assert_int_eq(npu_raw_queue_create(fd2, 16, &q2), 0);
+	assert_usage(npu, "mem_used", "1048576");
+	assert_usage(npu, "queues", "2");
+	snprintf(want, sizeof(want), "%d", (int)getpid());
+	assert_usage(npu, "clients", want);
+
+	npu_raw_queue_destroy(&q1);
+	npu_raw_queue_destroy(&q2);
+	close(fd);
+	close(fd2);
+	assert_usage(npu, "mem_used", "0");
+	assert_usage(npu, "queues", "0");
+	assert_usage(npu, "clients", "");
+}
+END_TEST
+
 static Suite *xfer_suite(void)
 {
 	Suite *s = suite_create("t_xfer");
@@ -258,6 +305,7 @@ static Suite *xfer_suite(void)
 	tcase_add_test(tc, test_event_timestamps_monotonic);
 	tcase_add_test(tc, test_mem_free_accounting);
 	tcase_add_test(tc, test_info_base_and_peers);
+	tcase_add_test(tc, test_sysfs_usage);
 	suite_add_tcase(s, tc);
 	return s;
 }
