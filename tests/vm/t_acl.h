@@ -6,6 +6,7 @@
 #ifndef T_ACL_H
 #define T_ACL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,24 @@ static inline int t_acl_find(const char *name)
 		    !strcmp(buf, name))
 			return (int)i;
 	return -1;
+}
+
+/*
+ * Loop tests run once per backend: index 0 = edu, 1 = sim. Set the
+ * device of loop index @i; false (the test passes vacuously, saying so)
+ * when the guest has no such NPU.
+ */
+static inline bool t_acl_use_backend(int i, int *dev)
+{
+	static const char *const backends[] = { "edu", "sim" };
+
+	*dev = t_acl_find(backends[i]);
+	if (*dev < 0) {
+		printf("no %s NPU: skipped\n", backends[i]);
+		return false;
+	}
+	T_ACL_OK(aclrtSetDevice(*dev));
+	return true;
 }
 
 /* Expect the recent error message to mention @needle (and consume it). */

@@ -12,20 +12,6 @@
 
 #include "t_acl.h"
 
-static const char *const backends[] = { "edu", "sim" };
-
-/* Set the device of loop index @i; false (test passes vacuously) if absent. */
-static bool use_backend(int i, int *dev)
-{
-	*dev = t_acl_find(backends[i]);
-	if (*dev < 0) {
-		printf("no %s NPU: skipped\n", backends[i]);
-		return false;
-	}
-	T_ACL_OK(aclrtSetDevice(*dev));
-	return true;
-}
-
 START_TEST(test_aclInit_repeats)
 {
 	int i;
@@ -123,7 +109,7 @@ START_TEST(test_contexts)
 	int32_t id;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtGetCurrentContext(&def));
 	T_ACL_OK(aclrtCreateContext(&c, dev));
@@ -152,7 +138,7 @@ START_TEST(test_aclrtMalloc_policies)
 	void *p;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &fr0, &tot));
 	ck_assert_uint_gt(tot, 0);
@@ -195,7 +181,7 @@ START_TEST(test_aclrtFree_errors)
 	void *p;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
 	T_ACL_EQ(aclrtFree(host), ACL_ERROR_RT_PARAM_INVALID);
@@ -215,7 +201,7 @@ START_TEST(test_device_pointer_faults_on_host)
 	void *v;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		raise(SIGSEGV);		/* keep the expected signal */
 	T_ACL_OK(aclrtMalloc(&v, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
 	p = v;
@@ -230,7 +216,7 @@ START_TEST(test_aclrtMallocHost)
 	void *p;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtMallocHost(&p, 10000));
 	h = p;
@@ -254,7 +240,7 @@ START_TEST(test_aclrtHostRegister)
 	aclrtPtrAttributes a;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtHostRegister(buf, 2 * 4096, ACL_HOST_REGISTER_MAPPED, &dp));
 	ck_assert_ptr_nonnull(dp);
@@ -298,7 +284,7 @@ START_TEST(test_aclrtMemcpy_directions)
 	void *d0, *d1, *ph;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtMalloc(&d0, len, ACL_MEM_MALLOC_HUGE_FIRST));
 	T_ACL_OK(aclrtMalloc(&d1, len, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -341,7 +327,7 @@ START_TEST(test_aclrtMemcpy_errors)
 
 	T_ACL_EQ(aclrtMemcpy(h, 8, h2, 8, ACL_MEMCPY_HOST_TO_HOST),
 		 ACL_ERROR_RT_CONTEXT_NULL);
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtMalloc(&d, 256, ACL_MEM_MALLOC_NORMAL_ONLY));
 	T_ACL_OK(aclrtMemcpy(NULL, 0, NULL, 0, ACL_MEMCPY_HOST_TO_DEVICE));
@@ -385,7 +371,7 @@ START_TEST(test_aclrtMemset)
 	size_t i;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtMalloc(&d, len, ACL_MEM_MALLOC_HUGE_FIRST));
 	T_ACL_OK(aclrtMemset(d, len, 0x1ab, len));	/* low byte only */
@@ -449,7 +435,7 @@ START_TEST(test_aclrtResetDevice_frees_memory)
 	void *p;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &fr0, &tot));
 	T_ACL_OK(aclrtMalloc(&p, 1 << 20, ACL_MEM_MALLOC_NORMAL_ONLY));

@@ -11,19 +11,6 @@
 
 #include "t_acl.h"
 
-static const char *const backends[] = { "edu", "sim" };
-
-static bool use_backend(int i, int *dev)
-{
-	*dev = t_acl_find(backends[i]);
-	if (*dev < 0) {
-		printf("no %s NPU: skipped\n", backends[i]);
-		return false;
-	}
-	T_ACL_OK(aclrtSetDevice(*dev));
-	return true;
-}
-
 /* A size that keeps edu fast enough and gives sim real work. */
 static size_t big(int i)
 {
@@ -39,7 +26,7 @@ START_TEST(test_stream_lifecycle)
 	int32_t id;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtCreateStream(&s));
 	T_ACL_OK(aclrtStreamQuery(s, &st));
@@ -85,7 +72,7 @@ START_TEST(test_chain_on_one_stream)
 	aclrtStream s;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtCreateStream(&s));
 	T_ACL_OK(aclrtMallocHost(&h, len));
@@ -135,7 +122,7 @@ START_TEST(test_pageable_async_is_complete_on_return)
 	aclrtStream s;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtCreateStream(&s));
 	T_ACL_OK(aclrtMalloc(&d, len, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -169,7 +156,7 @@ START_TEST(test_two_streams_ordered_by_event)
 	aclrtEventRecordedStatus st;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtCreateStream(&s1));
 	T_ACL_OK(aclrtCreateStream(&s2));
@@ -212,7 +199,7 @@ START_TEST(test_event_elapsed_time)
 	float ms = -1;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtCreateEvent(&a));
 	T_ACL_OK(aclrtCreateEvent(&b));
@@ -248,7 +235,7 @@ START_TEST(test_event_flags_and_status)
 	float ms;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_EQ(aclrtCreateEventWithFlag(&e, 0), ACL_ERROR_RT_PARAM_INVALID);
 	t_acl_msg_has("flag=0");
@@ -301,7 +288,7 @@ START_TEST(test_seed_flow)
 	int dev;
 
 	T_ACL_OK(aclInit(NULL));
-	if (!use_backend(_i, &dev)) {
+	if (!t_acl_use_backend(_i, &dev)) {
 		aclFinalize();
 		return;
 	}
@@ -389,7 +376,7 @@ START_TEST(test_threads_share_streams)
 	void *v;
 	int dev, i;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	for (i = 0; i < T_STREAMS; i++)
 		T_ACL_OK(aclrtCreateStream(&s[i]));
@@ -449,7 +436,7 @@ START_TEST(test_threads_sync_copies)
 	char *d;
 	void *v;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtMalloc(&v, 512 * T_THREADS, ACL_MEM_MALLOC_NORMAL_ONLY));
 	d = v;
@@ -476,7 +463,7 @@ START_TEST(test_async_failure_reported_by_sync)
 	void *d, *h;
 	int dev;
 
-	if (!use_backend(_i, &dev))
+	if (!t_acl_use_backend(_i, &dev))
 		return;
 	T_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
 	T_ACL_OK(aclrtMallocHost(&h, 8192));
