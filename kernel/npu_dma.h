@@ -29,6 +29,26 @@ struct npu_dma_engine_ops;
 struct npu_dma_devmem;
 
 /**
+ * struct npu_dma_stats - counters of one NPU, for debugfs
+ * @submitted: descriptors consumed from rings
+ * @completed: descriptors retired, failed ones included
+ * @failed: descriptors that completed with an error
+ * @bytes: bytes moved by copies and fills that succeeded
+ * @pins: host ranges pinned (registrations and transient pins)
+ * @unpins: host ranges released
+ * @irqs: engine interrupts handled
+ */
+struct npu_dma_stats {
+	atomic64_t submitted;
+	atomic64_t completed;
+	atomic64_t failed;
+	atomic64_t bytes;
+	atomic64_t pins;
+	atomic64_t unpins;
+	atomic64_t irqs;
+};
+
+/**
  * struct npu_dma_device - one NPU, as seen by the core
  * @dev: class device behind /dev/npu_dmaN; its refcount keeps this
  *	structure alive while files are open (see npu_dma_dev_release())
@@ -43,12 +63,17 @@ struct npu_dma_devmem;
  * @mem: device memory: allocator and backing pages
  * @channels: one count per DMA channel; every transfer holds one, so
  *	queues share the channels in FIFO order
+ * @chan_lock: Protects @chan_busy
+ * @chan_busy: which channel each holder of @channels uses (for tracing
+ *	and the timeline: a track per channel)
  * @ctx_lock: Protects @contexts
  * @contexts: open files (struct npu_dma_ctx.node), for teardown on removal
  * @gone_lock: Protects @gone; held for read around every use of @ops
  *	from a file operation, for write while the engine goes away
  * @gone: set once the engine has been removed; file operations then
  *	fail with -ENODEV
+ * @stats: counters shown in debugfs
+ * @debugfs: its directory under /sys/kernel/debug/npu_dma
  */
 struct npu_dma_device {
 	struct device dev;
@@ -62,12 +87,17 @@ struct npu_dma_device {
 	u32 nr_channels;
 	struct npu_dma_devmem *mem;
 	struct semaphore channels;
+	spinlock_t chan_lock;
+	unsigned long chan_busy;
 
 	struct mutex ctx_lock;
 	struct list_head contexts;
 
 	struct rw_semaphore gone_lock;
 	bool gone;
+
+	struct npu_dma_stats stats;
+	struct dentry *debugfs;
 };
 
 static inline struct npu_dma_device *to_npu_dma_device(struct device *dev)
@@ -194,6 +224,8 @@ extern const struct attribute_group *npu_dma_dev_groups[];
 /* npu_dma_debugfs.c */
 void npu_dma_debugfs_init(bool test_hooks);
 void npu_dma_debugfs_exit(void);
+void npu_dma_debugfs_add(struct npu_dma_device *ndev);
+void npu_dma_debugfs_remove(struct npu_dma_device *ndev);
 /* Fault injection (debugfs edu_lose_irqs): edu DMAs to start without IRQ. */
 extern atomic_t npu_dma_fault_edu_lost_irqs;
 

@@ -99,6 +99,7 @@ int npu_dma_device_add(struct npu_dma_device *ndev)
 	if (ret)
 		return ret;
 	sema_init(&ndev->channels, ndev->nr_channels);
+	spin_lock_init(&ndev->chan_lock);
 	/* Engines that DMA-map need their memory mapped up front. */
 	ret = npu_dma_devmem_init(ndev, !ndev->ops->dma_mapped);
 	if (ret)
@@ -112,6 +113,7 @@ int npu_dma_device_add(struct npu_dma_device *ndev)
 		return ret;
 	}
 
+	npu_dma_debugfs_add(ndev);
 	dev_info(ndev->parent, "%s: %s engine, %llu MiB device memory\n",
 		 dev_name(&ndev->dev), ndev->ops->name, ndev->mem_size >> 20);
 	return 0;
@@ -129,6 +131,7 @@ void npu_dma_device_remove(struct npu_dma_device *ndev)
 	struct npu_dma_ctx *ctx;
 
 	cdev_device_del(&ndev->cdev, &ndev->dev);
+	npu_dma_debugfs_remove(ndev);
 
 	/* Unblock ioctls waiting on queues before taking the lock. */
 	mutex_lock(&ndev->ctx_lock);

@@ -16,6 +16,7 @@
 
 #include "npu_dma.h"
 #include "npu_dma_edu_reg.h"
+#include "npu_dma_trace.h"
 
 #define EDU_VENDOR_ID		0x1234
 #define EDU_DEVICE_ID		0x11e8
@@ -129,6 +130,7 @@ static const struct npu_dma_engine_ops npu_edu_ops = {
 static irqreturn_t npu_edu_irq(int irq, void *data)
 {
 	struct npu_dma_edu *edu = data;
+	struct npu_dma_device *ndev = READ_ONCE(edu->ndev);
 	u32 status;
 
 	status = ioread32(edu->regs + EDU_REG_IRQ_STATUS);
@@ -137,6 +139,9 @@ static irqreturn_t npu_edu_irq(int irq, void *data)
 
 	/* Ack also with MSI: otherwise the status never clears. */
 	iowrite32(status, edu->regs + EDU_REG_IRQ_ACK);
+	trace_npu_dma_irq(ndev ? ndev->index : -1, status);
+	if (ndev)
+		atomic64_inc(&ndev->stats.irqs);
 	if (status & EDU_IRQ_SELFTEST)
 		complete(&edu->selftest_done);
 	if (status & EDU_IRQ_DMA)
@@ -225,7 +230,7 @@ static int npu_edu_register(struct npu_dma_edu *edu)
 		put_device(&ndev->dev);
 		return ret;
 	}
-	edu->ndev = ndev;
+	WRITE_ONCE(edu->ndev, ndev);
 	return 0;
 }
 
@@ -288,8 +293,17 @@ static int npu_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 static void npu_edu_remove(struct pci_dev *pdev)
 {
 	struct npu_dma_edu *edu = pci_get_drvdata(pdev);
+	struct npu_dma_device *ndev = edu->ndev;
 
-	npu_dma_device_remove(edu->ndev);
+	/*
+	 * The handler counts interrupts in the NPU: detach it from the NPU and
+	 * wait out a running handler before the last reference may go.
+	 */
+	get_device(&ndev->dev);
+	npu_dma_device_remove(ndev);
+	WRITE_ONCE(edu->ndev, NULL);
+	synchronize_irq(pci_irq_vector(pdev, 0));
+	put_device(&ndev->dev);
 }
 
 static const struct pci_device_id npu_edu_ids[] = {

@@ -23,6 +23,7 @@
 #include <linux/uaccess.h>
 
 #include "npu_dma_queue.h"
+#include "npu_dma_trace.h"
 
 /* A registration larger than this is refused: its page array alone is big. */
 #define NPU_DMA_MAX_PIN_PAGES	(1UL << 22)	/* 16 GiB of 4 KiB pages */
@@ -39,6 +40,9 @@ static void npu_region_unmap(struct npu_dma_region *r, unsigned long n)
 
 static void npu_region_free(struct npu_dma_region *r)
 {
+	trace_npu_dma_unpin(r->ndev->index, r->range.start, r->range.size,
+			    r->nr_pages, r->accounted);
+	atomic64_inc(&r->ndev->stats.unpins);
 	if (r->dma) {
 		npu_region_unmap(r, r->nr_pages);
 		kvfree(r->dma);
@@ -189,6 +193,8 @@ static struct npu_dma_region *npu_region_create(struct npu_dma_ctx *ctx,
 	}
 	mmgrab(r->mm);
 	get_device(&r->ndev->dev);
+	trace_npu_dma_pin(r->ndev->index, addr, len, r->nr_pages, longterm);
+	atomic64_inc(&r->ndev->stats.pins);
 	return r;
 
 err_unpin:

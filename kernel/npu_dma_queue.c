@@ -27,6 +27,10 @@
 #include "npu_dma_compat.h"
 #include "npu_dma_queue.h"
 
+/* The one file that instantiates the tracepoints of npu_dma_trace.h. */
+#define CREATE_TRACE_POINTS
+#include "npu_dma_trace.h"
+
 #define NPU_DMA_QUEUE_MMAP_SHIFT	24
 #define NPU_DMA_QUEUE_BUDGET		32
 
@@ -149,6 +153,16 @@ static void npu_queue_retire(struct npu_dma_queue *q, struct npu_dma_job *job)
 	struct npu_dma_queue_ctrl *ctrl = q->ctrl;
 	bool idle;
 
+	if (job->status) {
+		trace_npu_dma_error(job);
+		atomic64_inc(&q->ctx->ndev->stats.failed);
+	} else {
+		atomic64_add(npu_dma_job_bytes(job), &q->ctx->ndev->stats.bytes);
+	}
+	atomic64_inc(&q->ctx->ndev->stats.completed);
+	trace_npu_dma_complete(job);
+	dev_dbg(&q->ctx->ndev->dev, "queue %u seq %llu: complete: %d\n", q->id,
+		job->seq, job->status);
 	if (job->status) {
 		if (!READ_ONCE(ctrl->error_seq)) {
 			WRITE_ONCE(ctrl->error, job->status);
@@ -546,6 +560,19 @@ static void npu_queue_mark_batches(struct npu_dma_job **jobs, u32 n)
 			jobs[i]->status = -EINVAL;
 }
 
+/* The descriptor as consumed, for tracing and dynamic debug. */
+static void npu_queue_trace_submit(const struct npu_dma_job *job)
+{
+	const struct npu_dma_desc *d = &job->d;
+
+	trace_npu_dma_submit(job);
+	atomic64_inc(&job->q->ctx->ndev->stats.submitted);
+	dev_dbg(&job->q->ctx->ndev->dev,
+		"queue %u seq %llu: op %u flags 0x%x src 0x%llx dst 0x%llx len %llu height %u: %d\n",
+		job->q->id, job->seq, d->opcode, d->flags, d->src, d->dst,
+		d->len, d->height, job->status);
+}
+
 /* Copy out, validate and queue @n descriptors from the ring. */
 static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
 {
@@ -568,11 +595,14 @@ static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
 		       sizeof(job->d));
 		job->q = q;
 		job->seq = ++q->seq;
+		job->chan = -1;
 		npu_dma_job_prepare(q->ctx, job);
 	}
 	npu_queue_mark_batches(jobs, n);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		npu_queue_trace_submit(jobs[i]);
 		npu_queue_append(q, jobs[i]);
+	}
 	kvfree(jobs);
 	return 0;
 

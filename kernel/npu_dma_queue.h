@@ -78,6 +78,7 @@ struct npu_dma_batch {
  * @fill: FILL: page holding the repeated pattern
  * @fill_dma: its bus address (engines with dma_mapped)
  * @batch_member: between BATCH_BEGIN and BATCH_END of one doorbell
+ * @chan: DMA channel the job runs on, -1 while it holds none (tracing)
  * @work: runs a batch member on a channel
  * @batch: batch of a running member
  */
@@ -93,6 +94,7 @@ struct npu_dma_job {
 	struct page *fill;
 	dma_addr_t fill_dma;
 	bool batch_member;
+	int chan;
 	struct work_struct work;
 	struct npu_dma_batch *batch;
 };
@@ -197,5 +199,15 @@ void npu_dma_queue_put(struct npu_dma_queue *q);
 u64 npu_dma_queue_completed(struct npu_dma_queue *q);
 int npu_dma_queue_init(void);
 void npu_dma_queue_exit(void);
+
+/* Bytes a job moves: one run, or height rows of len. */
+static inline u64 npu_dma_job_bytes(const struct npu_dma_job *job)
+{
+	if (job->d.opcode == NPU_DMA_OP_COPY_2D)
+		return job->d.len * job->d.height;
+	if (job->d.opcode == NPU_DMA_OP_COPY || job->d.opcode == NPU_DMA_OP_FILL)
+		return job->d.len;
+	return 0;
+}
 
 #endif /* __NPU_DMA_QUEUE_H__ */

@@ -14,6 +14,7 @@
 #include <linux/sched.h>
 
 #include "npu_dma_queue.h"
+#include "npu_dma_trace.h"
 
 static int npu_xfer_seg(struct npu_dma_job *job, struct npu_dma_side *side,
 			u64 addr, struct npu_dma_seg *seg)
@@ -120,6 +121,24 @@ static void npu_xfer_fill_free(struct npu_dma_job *job)
 	job->fill = NULL;
 }
 
+/* Take a DMA channel (sleeping until one is free) and learn its number. */
+static void npu_xfer_chan_get(struct npu_dma_device *ndev, struct npu_dma_job *job)
+{
+	down(&ndev->channels);
+	spin_lock(&ndev->chan_lock);
+	job->chan = ffz(ndev->chan_busy);
+	__set_bit(job->chan, &ndev->chan_busy);
+	spin_unlock(&ndev->chan_lock);
+}
+
+static void npu_xfer_chan_put(struct npu_dma_device *ndev, struct npu_dma_job *job)
+{
+	spin_lock(&ndev->chan_lock);
+	__clear_bit(job->chan, &ndev->chan_busy);
+	spin_unlock(&ndev->chan_lock);
+	up(&ndev->channels);
+}
+
 /**
  * npu_dma_job_run() - execute one job on its NPU's engine
  * @job: a validated job
@@ -146,9 +165,12 @@ int npu_dma_job_run(struct npu_dma_job *job)
 		if (ret)
 			return ret;
 	}
-	down(&ndev->channels);
+	npu_xfer_chan_get(ndev, job);
+	trace_npu_dma_start(job);
+	dev_dbg(&ndev->dev, "queue %u seq %llu: start on channel %d\n",
+		job->q->id, job->seq, job->chan);
 	ret = npu_xfer_rows(job);
-	up(&ndev->channels);
+	npu_xfer_chan_put(ndev, job);
 	npu_xfer_fill_free(job);
 	return ret;
 }

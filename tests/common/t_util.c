@@ -42,6 +42,27 @@ int t_read_file(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+int t_write_file(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd, ret = 0;
+
+	/* O_TRUNC: what clears a tracing buffer; harmless elsewhere. */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* sysfs, procfs and debugfs take a value in one write. */
+	n = write(fd, text, len);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 int t_read_attr(char *buf, size_t size, const char *fmt, ...)
 {
 	char path[512];

@@ -11,7 +11,9 @@
 
 /* Read a whole (small) file into buf, NUL-terminated, trailing newline cut. */
 int t_read_file(const char *path, char *buf, size_t size);
-/* Same for a printf-formatted path. */
+/* Write text to an existing file (sysfs, procfs, debugfs) in one write. */
+int t_write_file(const char *path, const char *text);
+/* Same as t_read_file for a printf-formatted path. */
 int t_read_attr(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Parse a decimal unsigned 64-bit number, the whole string. */

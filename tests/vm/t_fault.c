@@ -58,22 +58,13 @@ static void sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
-static void write_file(const char *path, const char *val)
-{
-	FILE *f = fopen(path, "w");
-
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	ck_assert_int_ge(fputs(val, f), 0);
-	ck_assert_int_eq(fclose(f), 0);
-}
-
 /* nr_foll_pin_acquired - nr_foll_pin_released, counters folded first. */
 static long pins_held(void)
 {
 	char buf[16384], *p;
 	long acq = -1, rel = -1;
 
-	write_file("/proc/sys/vm/stat_refresh", "1");
+	ck_assert_int_eq(t_write_file("/proc/sys/vm/stat_refresh", "1"), 0);
 	ck_assert_int_eq(t_read_file("/proc/vmstat", buf, sizeof(buf)), 0);
 	p = strstr(buf, "nr_foll_pin_acquired ");
 	if (p)
@@ -310,8 +301,8 @@ START_TEST(test_edu_lost_interrupt_times_out)
 	t_pattern_fill(buf, 4096, 5);
 	ck_assert_int_eq(t_kmsg_mark(mark, sizeof(mark)), 0);
 
-	write_file(EDU_TIMEOUT, "300");
-	write_file(LOSE_IRQS, "1");
+	ck_assert_int_eq(t_write_file(EDU_TIMEOUT, "300"), 0);
+	ck_assert_int_eq(t_write_file(LOSE_IRQS, "1"), 0);
 	d = npu_raw_copy(dev, (uintptr_t)buf, 4096, NPU_DMA_DESC_F_SRC_HOST);
 	ck_assert_int_eq(npu_raw_run(&q, &d), -ETIMEDOUT);
 	ck_assert_int_eq(t_read_file(LOSE_IRQS, left, sizeof(left)), 0);
@@ -326,7 +317,7 @@ START_TEST(test_edu_lost_interrupt_times_out)
 	d = npu_raw_copy((uintptr_t)buf + 4096, dev, 4096, NPU_DMA_DESC_F_DST_HOST);
 	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
 	ck_assert_uint_eq(t_pattern_check(buf + 4096, 4096, 5), 4096);
-	write_file(EDU_TIMEOUT, "2000");
+	ck_assert_int_eq(t_write_file(EDU_TIMEOUT, "2000"), 0);
 	npu_raw_queue_destroy(&q);
 	close(fd);
 }

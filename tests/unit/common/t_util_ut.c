@@ -74,6 +74,20 @@ START_TEST(test_t_read_attr_missing_file)
 }
 END_TEST
 
+START_TEST(test_t_write_file_replaces_content)
+{
+	char path[512], buf[16];
+
+	write_file("w", "old content");
+	snprintf(path, sizeof(path), "%s/w", tmpdir);
+	ck_assert_int_eq(t_write_file(path, "new"), 0);
+	ck_assert_int_eq(t_read_file(path, buf, sizeof(buf)), 0);
+	ck_assert_str_eq(buf, "new");
+	snprintf(path, sizeof(path), "%s/none", tmpdir);
+	ck_assert_int_eq(t_write_file(path, "x"), -ENOENT);
+}
+END_TEST
+
 START_TEST(test_t_parse_u64_accepts_decimal_only)
 {
 	uint64_t v = 7;
@@ -141,6 +155,7 @@ static Suite *t_util_suite(void)
 	tcase_add_test(tc, test_t_read_attr_strips_one_newline);
 	tcase_add_test(tc, test_t_read_attr_truncates_to_buffer);
 	tcase_add_test(tc, test_t_read_attr_missing_file);
+	tcase_add_test(tc, test_t_write_file_replaces_content);
 	tcase_add_test(tc, test_t_parse_u64_accepts_decimal_only);
 	tcase_add_test(tc, test_t_exists);
 	tcase_add_test(tc, test_t_log_after_uses_last_marker_line);
