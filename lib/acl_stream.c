@@ -170,15 +170,15 @@ static aclError acl_destroy_stream(aclrtStream stream)
 	if (s->ctx != ctx)
 		return acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
 			       "stream=%p belongs to another context", stream);
+	if (s == ctx->defstream)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "stream=%p is a default stream", stream);
 	pthread_mutex_lock(&ctx->dev->lock);
 	for (pp = &ctx->streams; *pp && *pp != s; pp = &(*pp)->next)
 		;
 	if (*pp)
 		*pp = s->next;
 	pthread_mutex_unlock(&ctx->dev->lock);
-	if (s == ctx->defstream)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "stream=%p is a default stream", stream);
 	acl_stream_free(s);
 	return ACL_SUCCESS;
 }
