@@ -31,6 +31,7 @@ lint: deps
 
 userspace: deps
 	@$(MAKE) -s -C lib
+	@$(MAKE) -s -C tools
 	@$(MAKE) -s -C tests/unit
 	@$(MAKE) -s -C tests/vm
 
@@ -51,6 +52,7 @@ clean:
 	@$(MAKE) -s -C tests/unit clean
 	@$(MAKE) -s -C tests/vm clean
 	@$(MAKE) -s -C lib clean
+	@$(MAKE) -s -C tools clean
 	@rm -rf build
 
 .PHONY: all deps module lint userspace unit vmcheck check demo clean
