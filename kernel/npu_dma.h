@@ -22,8 +22,13 @@
 
 #define NPU_DMA_NAME		"npu_dma"
 #define NPU_DMA_MAX_DEVICES	64	/* npu_dma_info.peers is a u64 mask */
-/* Device addresses start here, well clear of 0 and of host-looking values. */
+/*
+ * Device addresses start here, well clear of 0 and of host-looking values;
+ * NPU N's memory starts at BASE + N * STRIDE, so an address names its NPU.
+ * The stride bounds the device memory of one NPU (1 TiB).
+ */
 #define NPU_DMA_DEVMEM_BASE	(1ULL << 40)
+#define NPU_DMA_DEVMEM_STRIDE	(1ULL << 40)
 
 struct npu_dma_engine_ops;
 struct npu_dma_devmem;
@@ -59,6 +64,7 @@ struct npu_dma_stats {
  * @ops: engine operations
  * @engine: engine private data, owned by the engine
  * @mem_size: device memory advertised, in bytes
+ * @mem_base: device address of its first byte (see NPU_DMA_DEVMEM_BASE)
  * @nr_channels: DMA channels the engine runs in parallel
  * @mem: device memory: allocator and backing pages
  * @channels: one count per DMA channel; every transfer holds one, so
@@ -84,6 +90,7 @@ struct npu_dma_device {
 	const struct npu_dma_engine_ops *ops;
 	void *engine;
 	u64 mem_size;
+	u64 mem_base;
 	u32 nr_channels;
 	struct npu_dma_devmem *mem;
 	struct semaphore channels;
@@ -192,6 +199,8 @@ struct npu_dma_device *npu_dma_device_create(struct device *parent,
 int npu_dma_device_add(struct npu_dma_device *ndev);
 void npu_dma_device_remove(struct npu_dma_device *ndev);
 u64 npu_dma_device_peers(struct npu_dma_device *ndev);
+struct npu_dma_device *npu_dma_device_get_peer(struct npu_dma_device *ndev,
+					       u64 addr);
 int npu_dma_chrdev_init(void);
 void npu_dma_chrdev_exit(void);
 
@@ -212,7 +221,7 @@ void npu_dma_range_drain(struct npu_dma_ctx *ctx, struct rb_root *root,
 int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy);
 void npu_dma_devmem_fini(struct npu_dma_device *ndev);
 u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev);
-int npu_dma_devmem_seg(struct npu_dma_device *ndev, u64 addr,
+int npu_dma_devmem_seg(struct npu_dma_range *range, u64 addr,
 		       struct npu_dma_seg *seg);
 int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
 int npu_dma_mem_free_ioctl(struct npu_dma_ctx *ctx, void __user *arg);

@@ -135,7 +135,7 @@ static int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 	info.max_2d_height = NPU_DMA_MAX_2D_HEIGHT;
 	info.max_queue_entries = NPU_DMA_MAX_QUEUE_ENTRIES;
 	info.max_event_slots = NPU_DMA_MAX_EVENT_SLOTS;
-	info.mem_base = NPU_DMA_DEVMEM_BASE;
+	info.mem_base = ndev->mem_base;
 	info.peers = npu_dma_device_peers(ndev);
 	info.caps = NPU_DMA_CAP_COPY_2D | NPU_DMA_CAP_FILL | NPU_DMA_CAP_EVENTS |
 		    NPU_DMA_CAP_WAIT | NPU_DMA_CAP_HOST_BARRIER |

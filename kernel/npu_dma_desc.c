@@ -8,6 +8,10 @@
  * registration of the submitting context (or be pinned now, for
  * pageable host memory); lengths and 2-D extents are checked for
  * overflow. The job takes a reference on what it touches.
+ *
+ * A device address in a peer NPU's memory (the address names the NPU)
+ * must lie in an allocation the same process made on that peer, through
+ * any of its open files there; the queue's own engine then moves it.
  */
 
 #include <linux/overflow.h>
@@ -73,6 +77,49 @@ static int npu_desc_extent(const struct npu_dma_desc *d, u64 pitch, u64 *extent)
 	return 0;
 }
 
+/* A peer NPU's allocation of the submitting process, referenced. */
+static int npu_desc_resolve_peer(struct npu_dma_ctx *ctx, struct npu_dma_side *side,
+				 u64 addr, u64 extent)
+{
+	struct npu_dma_device *peer = npu_dma_device_get_peer(ctx->ndev, addr);
+	struct npu_dma_range *r = NULL;
+	struct npu_dma_ctx *pctx;
+	int ret = -EFAULT;
+
+	if (!peer)
+		return -EFAULT;
+	mutex_lock(&peer->ctx_lock);
+	if (READ_ONCE(peer->gone)) {
+		ret = -ENODEV;
+		goto out;
+	}
+	list_for_each_entry(pctx, &peer->contexts, node) {
+		if (pctx->mm != ctx->mm)
+			continue;
+		mutex_lock(&pctx->lock);
+		r = npu_dma_range_find(&pctx->mem_tree, addr, extent);
+		if (r)
+			kref_get(&r->ref);
+		mutex_unlock(&pctx->lock);
+		if (r)
+			break;
+	}
+	if (r) {
+		side->kind = NPU_DMA_SIDE_DEV;
+		side->obj = r;
+		ret = 0;
+	}
+out:
+	mutex_unlock(&peer->ctx_lock);
+	put_device(&peer->dev);
+	return ret;
+}
+
+static bool npu_desc_own_memory(struct npu_dma_device *ndev, u64 addr)
+{
+	return addr >= ndev->mem_base && addr - ndev->mem_base < ndev->mem_size;
+}
+
 /* Resolve one side to an object of the context, taking a reference. */
 static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_dma_side *side,
 			    u64 addr, u64 extent, bool host, bool pageable,
@@ -89,6 +136,8 @@ static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_dma_side *side,
 		side->obj = &pin->range;
 		return 0;
 	}
+	if (!host && !npu_desc_own_memory(ctx->ndev, addr))
+		return npu_desc_resolve_peer(ctx, side, addr, extent);
 
 	mutex_lock(&ctx->lock);
 	r = npu_dma_range_find(host ? &ctx->host_tree : &ctx->mem_tree, addr,

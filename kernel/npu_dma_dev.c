@@ -18,6 +18,8 @@
 
 static dev_t npu_dma_devt;
 static DEFINE_IDA(npu_dma_ida);
+/* NPUs by index, for peer lookups by device address; no references held. */
+static DEFINE_XARRAY(npu_dma_devices);
 
 static struct class npu_dma_class = {
 	.name = NPU_DMA_NAME,
@@ -98,6 +100,7 @@ int npu_dma_device_add(struct npu_dma_device *ndev)
 	ret = dev_set_name(&ndev->dev, NPU_DMA_NAME "%d", ndev->index);
 	if (ret)
 		return ret;
+	ndev->mem_base = NPU_DMA_DEVMEM_BASE + ndev->index * NPU_DMA_DEVMEM_STRIDE;
 	sema_init(&ndev->channels, ndev->nr_channels);
 	spin_lock_init(&ndev->chan_lock);
 	/* Engines that DMA-map need their memory mapped up front. */
@@ -113,6 +116,7 @@ int npu_dma_device_add(struct npu_dma_device *ndev)
 		return ret;
 	}
 
+	xa_store(&npu_dma_devices, ndev->index, ndev, GFP_KERNEL);
 	npu_dma_debugfs_add(ndev);
 	dev_info(ndev->parent, "%s: %s engine, %llu MiB device memory\n",
 		 dev_name(&ndev->dev), ndev->ops->name, ndev->mem_size >> 20);
@@ -131,6 +135,7 @@ void npu_dma_device_remove(struct npu_dma_device *ndev)
 	struct npu_dma_ctx *ctx;
 
 	cdev_device_del(&ndev->cdev, &ndev->dev);
+	xa_erase(&npu_dma_devices, ndev->index);
 	npu_dma_debugfs_remove(ndev);
 
 	/* Unblock ioctls waiting on queues before taking the lock. */
@@ -152,6 +157,18 @@ void npu_dma_device_remove(struct npu_dma_device *ndev)
 	put_device(&ndev->dev);
 }
 
+/*
+ * Engines of one kind share a bus (edu cards behind one host bridge, sim
+ * NPUs behind one simulated switch); different kinds never see each
+ * other's memory. Atomic context safe.
+ */
+static bool npu_dma_is_peer(struct npu_dma_device *ndev,
+			    struct npu_dma_device *peer)
+{
+	return peer != ndev && peer->backend == ndev->backend &&
+	       !READ_ONCE(peer->gone);
+}
+
 struct npu_dma_peer_scan {
 	struct npu_dma_device *ndev;
 	u64 peers;
@@ -161,14 +178,8 @@ static int npu_dma_peer_match(struct device *dev, void *data)
 {
 	struct npu_dma_device *peer = to_npu_dma_device(dev);
 	struct npu_dma_peer_scan *scan = data;
-	struct npu_dma_device *ndev = scan->ndev;
 
-	/*
-	 * Engines of one kind share a bus (edu cards behind one host bridge,
-	 * sim NPUs behind one simulated switch); different kinds never see
-	 * each other's memory.
-	 */
-	if (peer != ndev && peer->backend == ndev->backend && !READ_ONCE(peer->gone))
+	if (npu_dma_is_peer(scan->ndev, peer))
 		scan->peers |= BIT_ULL(peer->index);
 	return 0;
 }
@@ -185,6 +196,36 @@ u64 npu_dma_device_peers(struct npu_dma_device *ndev)
 
 	class_for_each_device(&npu_dma_class, NULL, &scan, npu_dma_peer_match);
 	return scan.peers;
+}
+
+/**
+ * npu_dma_device_get_peer() - the peer NPU whose memory holds @addr
+ * @ndev: NPU of the submitting queue
+ * @addr: a device address outside @ndev's memory
+ *
+ * Return: the peer with a reference (put_device() it), or NULL when @addr
+ * is no NPU's memory or its NPU is not a peer of @ndev.
+ */
+struct npu_dma_device *npu_dma_device_get_peer(struct npu_dma_device *ndev,
+					       u64 addr)
+{
+	struct npu_dma_device *peer;
+	unsigned long index;
+
+	if (addr < NPU_DMA_DEVMEM_BASE)
+		return NULL;
+	index = (addr - NPU_DMA_DEVMEM_BASE) / NPU_DMA_DEVMEM_STRIDE;
+	if (index >= NPU_DMA_MAX_DEVICES || index == ndev->index)
+		return NULL;
+
+	xa_lock(&npu_dma_devices);
+	peer = xa_load(&npu_dma_devices, index);
+	if (peer && !npu_dma_is_peer(ndev, peer))
+		peer = NULL;
+	if (peer)
+		get_device(&peer->dev);
+	xa_unlock(&npu_dma_devices);
+	return peer;
 }
 
 int npu_dma_chrdev_init(void)

@@ -3,7 +3,8 @@
  * npu_dma: device memory.
  *
  * Each NPU has mem_size bytes of device memory at device addresses
- * [NPU_DMA_DEVMEM_BASE, + mem_size): a genalloc pool hands out ranges,
+ * [mem_base, + mem_size), mem_base distinct per NPU so that an address
+ * names its NPU (peer copies): a genalloc pool hands out ranges,
  * pages back them. A simulated NPU backs pages lazily, on first access,
  * and returns them when the allocation is freed, so a large advertised
  * memory costs only what is used. An edu NPU reserves all its pages from
@@ -11,7 +12,9 @@
  *
  * Allocations belong to the context that made them (ctx->mem_tree) and
  * are refcounted: a queued job holds a reference, so MEM_FREE or close
- * during a copy releases the memory only when the copy is done.
+ * during a copy releases the memory only when the copy is done. Each
+ * allocation holds a reference on the NPU's memory, so a copy queued on a
+ * peer NPU keeps the pages it uses even while this NPU goes away.
  */
 
 #include <linux/dma-mapping.h>
@@ -36,6 +39,9 @@
  * @eager: !lazy: every page, allocated at init
  * @dma: !lazy: bus address of each page of @eager
  * @nr_pages: pages of device memory
+ * @base: device address of the first page
+ * @dev: the engine's bus device (referenced): @eager was allocated for it
+ * @ref: held by the NPU until npu_dma_devmem_fini() and by each allocation
  */
 struct npu_dma_devmem {
 	struct gen_pool *pool;
@@ -44,25 +50,29 @@ struct npu_dma_devmem {
 	struct page **eager;
 	dma_addr_t *dma;
 	unsigned long nr_pages;
+	u64 base;
+	struct device *dev;
+	struct kref ref;
 };
 
 /**
  * struct npu_dma_alloc - one device allocation of a context
  * @range: device addresses, in ctx->mem_tree
  * @ndev: its NPU
+ * @mem: its NPU's memory (referenced)
  */
 struct npu_dma_alloc {
 	struct npu_dma_range range;
 	struct npu_dma_device *ndev;
+	struct npu_dma_devmem *mem;
 };
 
-static void npu_devmem_free_eager(struct npu_dma_device *ndev,
-				  struct npu_dma_devmem *mem)
+static void npu_devmem_free_eager(struct npu_dma_devmem *mem)
 {
 	unsigned long i;
 
 	for (i = 0; i < mem->nr_pages && mem->eager[i]; i++)
-		dma_free_pages(ndev->parent, PAGE_SIZE, mem->eager[i], mem->dma[i],
+		dma_free_pages(mem->dev, PAGE_SIZE, mem->eager[i], mem->dma[i],
 			       DMA_BIDIRECTIONAL);
 	kvfree(mem->eager);
 	kvfree(mem->dma);
@@ -106,13 +116,15 @@ int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy)
 		return -ENOMEM;
 	mem->lazy = lazy;
 	mem->nr_pages = ndev->mem_size >> PAGE_SHIFT;
+	mem->base = ndev->mem_base;
+	kref_init(&mem->ref);
 	xa_init(&mem->pages);
 
 	ret = -ENOMEM;
 	mem->pool = gen_pool_create(PAGE_SHIFT, dev_to_node(ndev->parent));
 	if (!mem->pool)
 		goto err_free;
-	ret = gen_pool_add(mem->pool, NPU_DMA_DEVMEM_BASE, ndev->mem_size,
+	ret = gen_pool_add(mem->pool, mem->base, ndev->mem_size,
 			   dev_to_node(ndev->parent));
 	if (ret)
 		goto err_pool;
@@ -120,10 +132,11 @@ int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy)
 		ret = npu_devmem_alloc_eager(ndev, mem);
 		if (ret) {
 			dev_err(ndev->parent, "Failed to reserve device memory: %d\n", ret);
-			npu_devmem_free_eager(ndev, mem);
+			npu_devmem_free_eager(mem);
 			goto err_pool;
 		}
 	}
+	mem->dev = get_device(ndev->parent);
 	ndev->mem = mem;
 	return 0;
 
@@ -134,28 +147,39 @@ err_free:
 	return ret;
 }
 
-/**
- * npu_dma_devmem_fini() - free the device memory of an NPU
- * @ndev: the NPU; every allocation must have been released
- */
-void npu_dma_devmem_fini(struct npu_dma_device *ndev)
+static void npu_devmem_release(struct kref *ref)
 {
-	struct npu_dma_devmem *mem = ndev->mem;
+	struct npu_dma_devmem *mem = container_of(ref, struct npu_dma_devmem, ref);
 	struct page *page;
 	unsigned long idx;
 
-	if (!mem)
-		return;
 	if (mem->lazy) {
 		xa_for_each(&mem->pages, idx, page)
 			__free_page(page);
 		xa_destroy(&mem->pages);
 	} else {
-		npu_devmem_free_eager(ndev, mem);
+		npu_devmem_free_eager(mem);
 	}
 	gen_pool_destroy(mem->pool);
+	put_device(mem->dev);
 	kfree(mem);
+}
+
+/**
+ * npu_dma_devmem_fini() - detach the device memory from its NPU
+ * @ndev: the NPU; its own contexts' allocations are released
+ *
+ * The memory is freed once the last allocation still used by a copy on
+ * a peer NPU is released too.
+ */
+void npu_dma_devmem_fini(struct npu_dma_device *ndev)
+{
+	struct npu_dma_devmem *mem = ndev->mem;
+
+	if (!mem)
+		return;
 	ndev->mem = NULL;
+	kref_put(&mem->ref, npu_devmem_release);
 }
 
 u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev)
@@ -189,17 +213,19 @@ static struct page *npu_devmem_lazy_page(struct npu_dma_devmem *mem,
 
 /**
  * npu_dma_devmem_seg() - the page behind a device address
- * @ndev: the NPU
- * @addr: device address, inside a live allocation
- * @seg: filled with page, offset and (edu) bus address
+ * @range: the allocation holding @addr (a referenced struct npu_dma_alloc)
+ * @addr: device address
+ * @seg: filled with page, offset and (edu) bus address for the memory's
+ *	own NPU
  *
  * Return: 0, or -ENOMEM when a lazy page cannot be allocated.
  */
-int npu_dma_devmem_seg(struct npu_dma_device *ndev, u64 addr,
+int npu_dma_devmem_seg(struct npu_dma_range *range, u64 addr,
 		       struct npu_dma_seg *seg)
 {
-	struct npu_dma_devmem *mem = ndev->mem;
-	unsigned long idx = (addr - NPU_DMA_DEVMEM_BASE) >> PAGE_SHIFT;
+	struct npu_dma_devmem *mem = container_of(range, struct npu_dma_alloc,
+						  range)->mem;
+	unsigned long idx = (addr - mem->base) >> PAGE_SHIFT;
 
 	seg->offset = offset_in_page(addr);
 	if (mem->lazy) {
@@ -216,7 +242,7 @@ int npu_dma_devmem_seg(struct npu_dma_device *ndev, u64 addr,
 static void npu_devmem_release_pages(struct npu_dma_devmem *mem, u64 start,
 				     u64 size)
 {
-	unsigned long first = (start - NPU_DMA_DEVMEM_BASE) >> PAGE_SHIFT;
+	unsigned long first = (start - mem->base) >> PAGE_SHIFT;
 	unsigned long idx, last = first + (size >> PAGE_SHIFT);
 	struct page *page;
 
@@ -235,14 +261,24 @@ static void npu_devmem_release_pages(struct npu_dma_devmem *mem, u64 start,
 static void npu_dma_alloc_release(struct kref *ref)
 {
 	struct npu_dma_alloc *a = container_of(ref, struct npu_dma_alloc, range.ref);
-	struct npu_dma_devmem *mem = a->ndev->mem;
+	struct npu_dma_devmem *mem = a->mem;
 
-	if (mem) {
-		npu_devmem_release_pages(mem, a->range.start, a->range.size);
-		gen_pool_free(mem->pool, a->range.start, a->range.size);
-	}
+	npu_devmem_release_pages(mem, a->range.start, a->range.size);
+	gen_pool_free(mem->pool, a->range.start, a->range.size);
+	kref_put(&mem->ref, npu_devmem_release);
 	put_device(&a->ndev->dev);
 	kfree(a);
+}
+
+/**
+ * npu_dma_alloc_ndev() - the NPU an allocation belongs to
+ * @range: a referenced struct npu_dma_alloc
+ *
+ * Return: the NPU; it stays allocated while the reference is held.
+ */
+struct npu_dma_device *npu_dma_alloc_ndev(struct npu_dma_range *range)
+{
+	return container_of(range, struct npu_dma_alloc, range)->ndev;
 }
 
 /**
@@ -333,6 +369,8 @@ int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 
 	a->ndev = ndev;
 	get_device(&ndev->dev);
+	a->mem = ndev->mem;
+	kref_get(&a->mem->ref);
 	a->range.start = addr;
 	a->range.size = size;
 	kref_init(&a->range.ref);

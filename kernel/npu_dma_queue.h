@@ -178,6 +178,7 @@ void npu_dma_region_seg(struct npu_dma_region *r, u64 addr,
 
 /* npu_dma_mem.c */
 void npu_dma_alloc_put(struct npu_dma_range *range);
+struct npu_dma_device *npu_dma_alloc_ndev(struct npu_dma_range *range);
 
 /* npu_dma_desc.c: validation of copied-out descriptors */
 void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job);

@@ -21,7 +21,7 @@ static int npu_xfer_seg(struct npu_dma_job *job, struct npu_dma_side *side,
 {
 	switch (side->kind) {
 	case NPU_DMA_SIDE_DEV:
-		return npu_dma_devmem_seg(job->q->ctx->ndev, addr, seg);
+		return npu_dma_devmem_seg(side->obj, addr, seg);
 	case NPU_DMA_SIDE_HOST:
 		npu_dma_region_seg(container_of(side->obj, struct npu_dma_region,
 						range), addr, seg);
@@ -36,10 +36,62 @@ static int npu_xfer_seg(struct npu_dma_job *job, struct npu_dma_side *side,
 	}
 }
 
+/*
+ * A peer NPU's memory is mapped for its own engine; an engine that DMAs
+ * maps the piece for itself, as a PCIe peer-to-peer transfer would.
+ */
+static bool npu_xfer_peer(struct npu_dma_job *job, struct npu_dma_side *side)
+{
+	struct npu_dma_device *ndev = job->q->ctx->ndev;
+
+	return ndev->ops->dma_mapped && side->kind == NPU_DMA_SIDE_DEV &&
+	       npu_dma_alloc_ndev(side->obj) != ndev;
+}
+
+static int npu_xfer_map_peer(struct npu_dma_job *job, struct npu_dma_side *side,
+			     struct npu_dma_seg *seg, size_t n,
+			     enum dma_data_direction dir)
+{
+	struct device *dev = job->q->ctx->ndev->parent;
+
+	if (!npu_xfer_peer(job, side))
+		return 0;
+	seg->dma = dma_map_page(dev, seg->page, seg->offset, n, dir);
+	return dma_mapping_error(dev, seg->dma) ? -EIO : 0;
+}
+
+static void npu_xfer_unmap_peer(struct npu_dma_job *job, struct npu_dma_side *side,
+				struct npu_dma_seg *seg, size_t n,
+				enum dma_data_direction dir)
+{
+	if (npu_xfer_peer(job, side))
+		dma_unmap_page(job->q->ctx->ndev->parent, seg->dma, n, dir);
+}
+
+/* One piece, within a page on both sides. */
+static int npu_xfer_piece(struct npu_dma_job *job, struct npu_dma_seg *d,
+			  struct npu_dma_seg *s, size_t n)
+{
+	struct npu_dma_device *ndev = job->q->ctx->ndev;
+	int ret;
+
+	ret = npu_xfer_map_peer(job, &job->src, s, n, DMA_TO_DEVICE);
+	if (ret)
+		return ret;
+	ret = npu_xfer_map_peer(job, &job->dst, d, n, DMA_FROM_DEVICE);
+	if (ret) {
+		npu_xfer_unmap_peer(job, &job->src, s, n, DMA_TO_DEVICE);
+		return ret;
+	}
+	ret = ndev->ops->copy(ndev, d, s, n);
+	npu_xfer_unmap_peer(job, &job->dst, d, n, DMA_FROM_DEVICE);
+	npu_xfer_unmap_peer(job, &job->src, s, n, DMA_TO_DEVICE);
+	return ret;
+}
+
 /* Copy one run of @len bytes. For a fill, @src counts bytes filled so far. */
 static int npu_xfer_run(struct npu_dma_job *job, u64 src, u64 dst, u64 len)
 {
-	struct npu_dma_device *ndev = job->q->ctx->ndev;
 	bool fill = job->src.kind == NPU_DMA_SIDE_FILL;
 	struct npu_dma_seg s, d;
 	size_t n;
@@ -54,7 +106,7 @@ static int npu_xfer_run(struct npu_dma_job *job, u64 src, u64 dst, u64 len)
 		if (ret)
 			return ret;
 		n = min3(len, (u64)(PAGE_SIZE - s.offset), (u64)(PAGE_SIZE - d.offset));
-		ret = ndev->ops->copy(ndev, &d, &s, n);
+		ret = npu_xfer_piece(job, &d, &s, n);
 		if (ret)
 			return ret;
 		src += n;
