@@ -16,7 +16,8 @@
 
 const struct smi_topo_code smi_topo_legend[] = {
 	{ "X", "this NPU itself" },
-	{ "PIX", "peers behind the same PCIe bridge or switch (at most one bridge level below it)" },
+	{ "PIX", "peers behind the same PCIe bridge or switch "
+		 "(at most one bridge level below it)" },
 	{ "PXB", "peers crossing several PCIe bridges, without the host bridge" },
 	{ "PHB", "peers under the same PCIe host bridge (root complex)" },
 	{ "SYS", "peers under different host bridges (crossing the SMP interconnect)" },

@@ -282,9 +282,9 @@ static unsigned long used_mib(int index, int json)
 
 	smi(&r, "-j", "-i", num, NULL);
 	assert_status(&r, SMI_OK);
-	snprintf(code, sizeof(code),
-		 "m = d['npus'][0]['memory']\nprint(m['used_bytes'], m['used_mib'], m['total_mib'])");
-	py_json(code, r.out, &py);
+	py_json("m = d['npus'][0]['memory']\n"
+		"print(m['used_bytes'], m['used_mib'], m['total_mib'])",
+		r.out, &py);
 	ck_assert_int_eq(t_read_attr(sysval, sizeof(sysval),
 				     "/sys/class/npu_dma/npu_dma%d/mem_used", index), 0);
 	snprintf(code, sizeof(code), "%s %lu %lu\n", sysval, used, total);
