@@ -66,6 +66,8 @@ struct npu_dma_stats {
  * @mem_size: device memory advertised, in bytes
  * @mem_base: device address of its first byte (see NPU_DMA_DEVMEM_BASE)
  * @nr_channels: DMA channels the engine runs in parallel
+ * @link_group: NPUs of one backend and one group share a switch and are
+ *	peers (sim: sim_switch; edu: all one group)
  * @mem: device memory: allocator and backing pages
  * @channels: one count per DMA channel; every transfer holds one, so
  *	queues share the channels in FIFO order
@@ -92,6 +94,7 @@ struct npu_dma_device {
 	u64 mem_size;
 	u64 mem_base;
 	u32 nr_channels;
+	u32 link_group;
 	struct npu_dma_devmem *mem;
 	struct semaphore channels;
 	spinlock_t chan_lock;

@@ -21,9 +21,47 @@ static DEFINE_IDA(npu_dma_ida);
 /* NPUs by index, for peer lookups by device address; no references held. */
 static DEFINE_XARRAY(npu_dma_devices);
 
+static bool npu_dma_is_peer(struct npu_dma_device *ndev,
+			    struct npu_dma_device *peer);
+
+/*
+ * /sys/class/npu_dma/topology: a matrix of every pair of NPUs, "X" on the
+ * diagonal, "PIX" for peers (behind one switch), "-" for no peer access.
+ */
+static ssize_t topology_show(struct class *class,
+			     struct class_attribute *attr, char *buf)
+{
+	struct npu_dma_device *row, *col;
+	unsigned long i, j;
+	int len = 0;
+
+	xa_lock(&npu_dma_devices);
+	len += sysfs_emit_at(buf, len, "%-8s", "");
+	xa_for_each(&npu_dma_devices, j, col)
+		len += sysfs_emit_at(buf, len, " %-8s", dev_name(&col->dev));
+	len += sysfs_emit_at(buf, len, "\n");
+	xa_for_each(&npu_dma_devices, i, row) {
+		len += sysfs_emit_at(buf, len, "%-8s", dev_name(&row->dev));
+		xa_for_each(&npu_dma_devices, j, col)
+			len += sysfs_emit_at(buf, len, " %-8s", row == col ? "X" :
+					     npu_dma_is_peer(row, col) ? "PIX" : "-");
+		len += sysfs_emit_at(buf, len, "\n");
+	}
+	xa_unlock(&npu_dma_devices);
+	return len;
+}
+static CLASS_ATTR_RO(topology);
+
+static struct attribute *npu_dma_class_attrs[] = {
+	&class_attr_topology.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(npu_dma_class);
+
 static struct class npu_dma_class = {
 	.name = NPU_DMA_NAME,
 	.dev_groups = npu_dma_dev_groups,
+	.class_groups = npu_dma_class_groups,
 };
 
 static void npu_dma_dev_release(struct device *dev)
@@ -158,15 +196,16 @@ void npu_dma_device_remove(struct npu_dma_device *ndev)
 }
 
 /*
- * Engines of one kind share a bus (edu cards behind one host bridge, sim
- * NPUs behind one simulated switch); different kinds never see each
- * other's memory. Atomic context safe.
+ * NPUs behind one switch reach each other's memory: edu cards all sit
+ * behind the host bridge, sim NPUs behind the simulated switch sim_switch
+ * puts them on; different kinds never see each other's memory. Atomic
+ * context safe.
  */
 static bool npu_dma_is_peer(struct npu_dma_device *ndev,
 			    struct npu_dma_device *peer)
 {
 	return peer != ndev && peer->backend == ndev->backend &&
-	       !READ_ONCE(peer->gone);
+	       peer->link_group == ndev->link_group && !READ_ONCE(peer->gone);
 }
 
 struct npu_dma_peer_scan {

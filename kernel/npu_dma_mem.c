@@ -128,18 +128,20 @@ int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy)
 			   dev_to_node(ndev->parent));
 	if (ret)
 		goto err_pool;
+	mem->dev = get_device(ndev->parent);
 	if (!lazy) {
 		ret = npu_devmem_alloc_eager(ndev, mem);
 		if (ret) {
 			dev_err(ndev->parent, "Failed to reserve device memory: %d\n", ret);
 			npu_devmem_free_eager(mem);
-			goto err_pool;
+			goto err_put;
 		}
 	}
-	mem->dev = get_device(ndev->parent);
 	ndev->mem = mem;
 	return 0;
 
+err_put:
+	put_device(mem->dev);
 err_pool:
 	gen_pool_destroy(mem->pool);
 err_free:

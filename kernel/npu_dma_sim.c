@@ -25,6 +25,11 @@ module_param(sim_mem_mb, uint, 0444);
 MODULE_PARM_DESC(sim_mem_mb,
 		 "Device memory of each simulated NPU in MiB, backed on first use (1..1048576, default 16384)");
 
+static unsigned int sim_switch;
+module_param(sim_switch, uint, 0444);
+MODULE_PARM_DESC(sim_switch,
+		 "Simulated NPUs behind each simulated PCIe switch; NPUs are peers only behind the same switch (0: all behind one, default)");
+
 static unsigned int sim_channels = 4;
 module_param(sim_channels, uint, 0444);
 MODULE_PARM_DESC(sim_channels,
@@ -81,6 +86,8 @@ static int npu_sim_probe(struct platform_device *pdev)
 		return PTR_ERR(ndev);
 	ndev->mem_size = (u64)sim_mem_mb << 20;
 	ndev->nr_channels = sim_channels;
+	/* npu_dma_sim.N sits behind switch N / sim_switch. */
+	ndev->link_group = sim_switch ? pdev->id / sim_switch : 0;
 
 	ret = npu_dma_device_add(ndev);
 	if (ret) {
@@ -118,6 +125,11 @@ static int npu_sim_check_params(unsigned int nr_sim)
 	if (!sim_mem_mb || sim_mem_mb > NPU_SIM_MAX_MEM_MB) {
 		pr_err(NPU_DMA_NAME ": sim_mem_mb=%u out of range (1..%u)\n",
 		       sim_mem_mb, NPU_SIM_MAX_MEM_MB);
+		return -EINVAL;
+	}
+	if (sim_switch > NPU_SIM_MAX_DEVICES) {
+		pr_err(NPU_DMA_NAME ": sim_switch=%u out of range (0..%u)\n",
+		       sim_switch, NPU_SIM_MAX_DEVICES);
 		return -EINVAL;
 	}
 	if (!sim_channels || sim_channels > NPU_SIM_MAX_CHANNELS) {

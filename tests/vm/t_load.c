@@ -194,6 +194,57 @@ START_TEST(test_load_with_parameters_shows_them_in_sysfs)
 }
 END_TEST
 
+/* One row of /sys/class/npu_dma/topology as the driver lays it out. */
+static void topology_row(char *line, size_t size, int row, int count,
+			 int (*peer)(int, int))
+{
+	char name[24];
+	int c, len;
+
+	snprintf(name, sizeof(name), "npu_dma%d", row);
+	len = snprintf(line, size, "%-8s", name);
+	for (c = 0; c < count; c++)
+		len += snprintf(line + len, size - len, " %-8s",
+				c == row ? "X" : peer(row, c) ? "PIX" : "-");
+	snprintf(line + len, size - len, "\n");
+}
+
+static int switch_peer(int a, int b)
+{
+	/* edu cards together; sim NPUs in pairs behind sim_switch=2. */
+	if (a < nr_edu || b < nr_edu)
+		return a < nr_edu && b < nr_edu;
+	return (a - nr_edu) / 2 == (b - nr_edu) / 2;
+}
+
+/* sim_switch=2: sim NPUs pair up behind two switches; edu cards together. */
+START_TEST(test_sim_switch_groups_peers)
+{
+	char want[64], got[2048], line[256];
+	int i, s0 = nr_edu;
+
+	ck_assert_int_eq(t_module_load(t_ko(), "nr_sim=4 sim_switch=2 edu_dma_bits=64"), 0);
+	snprintf(want, sizeof(want), "%d", s0 + 1);
+	assert_attr(want, "/sys/class/npu_dma/npu_dma%d/peers", s0);
+	snprintf(want, sizeof(want), "%d", s0 + 3);
+	assert_attr(want, "/sys/class/npu_dma/npu_dma%d/peers", s0 + 2);
+	if (nr_edu >= 2)
+		assert_attr("1", "/sys/class/npu_dma/npu_dma%d/peers", 0);
+
+	/* The matrix: header row, then one row per NPU. */
+	ck_assert_int_eq(t_read_file("/sys/class/npu_dma/topology", got, sizeof(got)), 0);
+	for (i = 0; i < s0 + 4; i++) {
+		topology_row(line, sizeof(line), i, s0 + 4, switch_peer);
+		/* t_read_file cut the last newline. */
+		if (i == s0 + 3)
+			line[strlen(line) - 1] = '\0';
+		ck_assert_msg(strstr(got, line), "no '%s' in:\n%s", line, got);
+	}
+	ck_assert_int_eq(t_module_unload(MOD), 0);
+	assert_nothing_left();
+}
+END_TEST
+
 START_TEST(test_load_without_sim_devices)
 {
 	ck_assert_int_eq(t_module_load(t_ko(), "edu_dma_bits=64"), 0);
@@ -221,6 +272,13 @@ static void assert_load_rejected(const char *params, const char *line)
 START_TEST(test_invalid_nr_sim_is_refused)
 {
 	assert_load_rejected("nr_sim=33", "npu_dma: nr_sim=33 out of range (0..32)");
+}
+END_TEST
+
+START_TEST(test_invalid_sim_switch_is_refused)
+{
+	assert_load_rejected("nr_sim=1 sim_switch=33 edu_dma_bits=64",
+			     "npu_dma: sim_switch=33 out of range (0..32)");
 }
 END_TEST
 
@@ -297,6 +355,8 @@ static Suite *load_suite(void)
 	tcase_add_test(tc, test_load_unload_three_times);
 	tcase_add_test(tc, test_load_with_parameters_shows_them_in_sysfs);
 	tcase_add_test(tc, test_load_without_sim_devices);
+	tcase_add_test(tc, test_sim_switch_groups_peers);
+	tcase_add_test(tc, test_invalid_sim_switch_is_refused);
 	tcase_add_test(tc, test_invalid_nr_sim_is_refused);
 	tcase_add_test(tc, test_non_numeric_parameter_is_refused);
 	tcase_add_test(tc, test_invalid_edu_dma_bits_is_refused);
