@@ -57,7 +57,10 @@ static void acl_xfer_host(struct acl_xfer *x, const void *p, bool is_src)
 		x->tmpl.dst = (uintptr_t)p;
 }
 
-/* A device pointer, on an open NPU, of @want's NPU when given. */
+/*
+ * A device pointer on an open NPU. The copy runs on *@want when set (a
+ * stream's NPU): memory of another NPU needs peer access from it.
+ */
 static aclError acl_xfer_dev_side(const char *name, const void *p,
 				  struct acl_device *dev, enum acl_loc loc,
 				  struct acl_device **want)
@@ -69,12 +72,24 @@ static aclError acl_xfer_dev_side(const char *name, const void *p,
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "%s=%p: device %d was reset", name, p, dev->id);
 	if (*want && *want != dev)
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "%s=%p is on device %d, the copy runs on device %d "
-			       "(no cross-device copies yet)", name, p, dev->id,
-			       (*want)->id);
+		return acl_peer_check(*want, dev, name, p);
 	*want = dev;
 	return ACL_SUCCESS;
+}
+
+/*
+ * The NPU a synchronous copy between two NPUs runs on: the current
+ * device when it is one of them (its access was enabled), else the
+ * source's.
+ */
+static struct acl_device *acl_d2d_runner(struct acl_device *sdev,
+					 struct acl_device *ddev)
+{
+	struct acl_context *ctx = acl_tls.ctx;
+
+	if (ctx && ctx->magic == ACL_CTX_MAGIC && ctx->dev == ddev)
+		return ddev;
+	return sdev;
 }
 
 /* One side on the NPU, the other host memory (the source if @host_src). */
@@ -131,6 +146,9 @@ static aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
 	case ACL_MEMCPY_DEVICE_TO_HOST:
 		return acl_plan_host_dev(x, "src", src, sdev, sloc, dst, false);
 	case ACL_MEMCPY_DEVICE_TO_DEVICE:
+		if (!x->dev && sloc == ACL_LOC_DEVICE && dloc == ACL_LOC_DEVICE &&
+		    sdev != ddev)
+			x->dev = acl_d2d_runner(sdev, ddev);
 		ret = acl_xfer_dev_side("src", src, sdev, sloc, &x->dev);
 		if (!ret)
 			ret = acl_xfer_dev_side("dst", dst, ddev, dloc, &x->dev);

@@ -119,6 +119,7 @@ void acl_device_close_locked(struct acl_device *dev)
 	dev->refcnt = 0;
 	pthread_mutex_unlock(&dev->lock);
 	acl_host_forget_device(dev);
+	acl_peer_forget(dev);
 	if (dev->slots)
 		munmap((void *)dev->slots, dev->slots_size);
 	dev->slots = NULL;

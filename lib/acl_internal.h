@@ -141,6 +141,7 @@ struct acl_device {
 	pthread_mutex_t sync_lock[ACL_SYNC_RINGS];
 	int nsync;
 	int next_stream_id;
+	uint64_t peer_on;		/* atomic: logical ids this one may reach */
 };
 
 struct acl_global {
@@ -299,6 +300,14 @@ bool acl_host_pinned_on(struct acl_device *dev, const void *p, uint64_t len);
 /* Drop the registrations a closing device had. */
 void acl_host_forget_device(struct acl_device *dev);
 void acl_host_release_all(void);
+
+/* ---- acl_peer.c ------------------------------------------------------ */
+
+/* May @run's engine move @dev's memory (@name=@p, for messages)? */
+aclError acl_peer_check(struct acl_device *run, struct acl_device *dev,
+			const char *name, const void *p);
+/* Drop a reset device's peer grants, both ways; caller holds acl_g.lock. */
+void acl_peer_forget(struct acl_device *dev);
 
 /* ---- acl_kind.c: pointer classes and copy kinds ---------------------- */
 
