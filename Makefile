@@ -9,6 +9,7 @@
 #   make vmcheck    Check tests inside the developer VM (tools/npu-vm)
 #   make lint       module at W=1 and sparse, warnings are errors
 #   make demo       boot the VM and show the NPUs
+#   make bench      boot the VM and run the benchmark programs (bench/)
 #   make deps       install build and test dependencies (Debian 12, root)
 
 ROOT := $(CURDIR)
@@ -32,6 +33,7 @@ lint: deps
 userspace: deps
 	@$(MAKE) -s -C lib
 	@$(MAKE) -s -C tools
+	@$(MAKE) -s -C bench
 	@$(MAKE) -s -C tests/unit
 	@$(MAKE) -s -C tests/vm
 
@@ -47,12 +49,16 @@ check: lint unit vmcheck
 demo: module
 	@$(ROOT)/tools/npu-vm run --no-build -- $(ROOT)/scripts/demo.sh
 
+bench: module userspace
+	@$(ROOT)/tools/npu-vm run --no-build -- $(ROOT)/scripts/bench.sh
+
 clean:
 	-@$(MAKE) -s -C $(KDIR) M=$(ROOT)/kernel clean 2>/dev/null
 	@$(MAKE) -s -C tests/unit clean
 	@$(MAKE) -s -C tests/vm clean
 	@$(MAKE) -s -C lib clean
 	@$(MAKE) -s -C tools clean
+	@$(MAKE) -s -C bench clean
 	@rm -rf build
 
-.PHONY: all deps module lint userspace unit vmcheck check demo clean
+.PHONY: all deps module lint userspace unit vmcheck check demo bench clean
