@@ -11,6 +11,11 @@
  * each holding one DMA channel, and retires them: completed_seq is
  * published (release) and the eventfd signalled once per burst.
  *
+ * While it works, the work item also pulls descriptors published since
+ * (in the process's mm, for pageable pins), so a busy queue needs no
+ * doorbell; only when it goes idle does it set NEED_WAKEUP and ask for
+ * one (io_uring's SQPOLL wakeup protocol, with the worker as the poller).
+ *
  * Errors: a descriptor that fails validation, or whose transfer fails,
  * completes with its errno recorded (first failure in error_seq/error,
  * all counted in error_count); the queue goes on with the next one.
@@ -19,7 +24,9 @@
 #include <linux/eventfd.h>
 #include <linux/file.h>
 #include <linux/ktime.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -270,6 +277,47 @@ static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *beg
 	}
 }
 
+static int npu_queue_pull_locked(struct npu_dma_queue *q);
+
+/* ctrl->flags is the kernel's to write: rebuild it from its own state. */
+static void npu_queue_publish_flags(struct npu_dma_queue *q)
+{
+	WRITE_ONCE(q->ctrl->flags, (q->dead ? NPU_DMA_QUEUE_S_DEAD : 0) |
+		   (q->need_wakeup ? NPU_DMA_QUEUE_S_NEED_WAKEUP : 0));
+}
+
+static void npu_queue_set_need_wakeup(struct npu_dma_queue *q, bool on)
+{
+	mutex_lock(&q->submit_lock);
+	q->need_wakeup = on;
+	npu_queue_publish_flags(q);
+	mutex_unlock(&q->submit_lock);
+}
+
+/*
+ * From the worker: consume what user space published since, as the
+ * process would (its mm, for pageable pins). Return: descriptors taken,
+ * 0, or -errno (left for the next doorbell to report).
+ */
+static int npu_queue_pull(struct npu_dma_queue *q)
+{
+	struct mm_struct *mm = q->ctx->mm;
+	int n;
+
+	if (smp_load_acquire(&q->ctrl->sq_tail) == READ_ONCE(q->head))
+		return 0;
+	/* A process that is exiting has nothing more to say. */
+	if (!mmget_not_zero(mm))
+		return 0;
+	kthread_use_mm(mm);
+	mutex_lock(&q->submit_lock);
+	n = npu_queue_pull_locked(q);
+	mutex_unlock(&q->submit_lock);
+	kthread_unuse_mm(mm);
+	mmput(mm);
+	return n;
+}
+
 static struct npu_dma_job *npu_queue_first(struct npu_dma_queue *q)
 {
 	struct npu_dma_job *job;
@@ -280,12 +328,11 @@ static struct npu_dma_job *npu_queue_first(struct npu_dma_queue *q)
 	return job;
 }
 
-static void npu_queue_work(struct work_struct *work)
+/* Run ready jobs; false when the budget ran out (the work is requeued). */
+static bool npu_queue_run_ready(struct npu_dma_queue *q, int *budget,
+				bool *retired)
 {
-	struct npu_dma_queue *q = container_of(work, struct npu_dma_queue, work);
-	int budget = NPU_DMA_QUEUE_BUDGET;
 	struct npu_dma_job *job;
-	bool retired = false;
 
 	while ((job = npu_queue_first(q)) && npu_queue_job_ready(q, job)) {
 		if (!job->status && q->aborting)
@@ -297,12 +344,33 @@ static void npu_queue_work(struct work_struct *work)
 				job->status = npu_dma_job_run(job);
 			npu_queue_retire(q, job);
 		}
-		retired = true;
-		if (!--budget) {
+		*retired = true;
+		if (!--*budget) {
 			/* Let the other queues have the channels too. */
 			queue_work(npu_dma_wq, &q->work);
-			break;
+			return false;
 		}
+	}
+	return true;
+}
+
+static void npu_queue_work(struct work_struct *work)
+{
+	struct npu_dma_queue *q = container_of(work, struct npu_dma_queue, work);
+	int budget = NPU_DMA_QUEUE_BUDGET;
+	bool retired = false;
+
+	while (npu_queue_run_ready(q, &budget, &retired)) {
+		if (npu_queue_first(q))
+			break;	/* parked at a WAIT or barrier: kicked later */
+		if (npu_queue_pull(q) > 0)
+			continue;
+		/* Idle: ask for a doorbell, then look once more (see the ABI). */
+		npu_queue_set_need_wakeup(q, true);
+		smp_mb();
+		if (npu_queue_pull(q) <= 0)
+			break;
+		npu_queue_set_need_wakeup(q, false);
 	}
 	if (retired) {
 		if (q->efd)
@@ -354,6 +422,8 @@ static struct npu_dma_queue *npu_queue_alloc(struct npu_dma_ctx *ctx, u32 entrie
 	q->ctx = ctx;
 	q->entries = entries;
 	q->ctrl = q->area->mem;
+	q->need_wakeup = true;	/* nothing runs until the first doorbell */
+	npu_queue_publish_flags(q);
 	q->ring = q->area->mem + NPU_DMA_QUEUE_RING_OFFSET;
 	mutex_init(&q->submit_lock);
 	spin_lock_init(&q->lock);
@@ -427,13 +497,19 @@ err_free:
 	return ret;
 }
 
-/* Stop a queue for good: fail what has not started, wait for the rest. */
+/*
+ * Stop a queue for good: fail what has not started, wait for the rest.
+ * The caller has taken it out of ctx->queues and holds no ctx->lock: the
+ * worker may be validating descriptors, which takes ctx->lock under
+ * submit_lock.
+ */
 static void npu_queue_kill(struct npu_dma_queue *q)
 {
 	unsigned long flags;
 
 	mutex_lock(&q->submit_lock);
 	q->dead = true;
+	npu_queue_publish_flags(q);
 	mutex_unlock(&q->submit_lock);
 
 	spin_lock_irq(&q->lock);
@@ -448,7 +524,6 @@ static void npu_queue_kill(struct npu_dma_queue *q)
 	cancel_work_sync(&q->work);
 
 	xa_erase(&npu_dma_queue_ids, q->id);
-	xa_erase(&q->ctx->queues, q->index);
 	/* Queues waiting on this one see it dead and go on. */
 	npu_queue_kick_waiting();
 	npu_queue_free(q);
@@ -472,8 +547,10 @@ int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 	if (!ret && xa_load(&ctx->queues, q->index) != q)
 		ret = -ENOENT;	/* destroyed meanwhile by another thread */
 	if (!ret)
-		npu_queue_kill(q);
+		xa_erase(&ctx->queues, q->index);
 	mutex_unlock(&ctx->lock);
+	if (!ret)
+		npu_queue_kill(q);
 	npu_dma_queue_put(q);
 	return ret;
 }
@@ -505,10 +582,17 @@ void npu_dma_queue_destroy_all(struct npu_dma_ctx *ctx)
 	unsigned long idx;
 
 	npu_dma_queue_abort_all(ctx);
-	mutex_lock(&ctx->lock);
-	xa_for_each(&ctx->queues, idx, q)
+	for (;;) {
+		idx = 0;
+		mutex_lock(&ctx->lock);
+		q = xa_find(&ctx->queues, &idx, ULONG_MAX, XA_PRESENT);
+		if (q)
+			xa_erase(&ctx->queues, idx);
+		mutex_unlock(&ctx->lock);
+		if (!q)
+			break;
 		npu_queue_kill(q);
-	mutex_unlock(&ctx->lock);
+	}
 }
 
 static void npu_queue_append(struct npu_dma_queue *q, struct npu_dma_job *job)
@@ -613,11 +697,38 @@ err_free:
 	return -ENOMEM;
 }
 
+/*
+ * Consume the descriptors between head and the published tail. Caller
+ * holds submit_lock. Return: how many, or -errno.
+ */
+static int npu_queue_pull_locked(struct npu_dma_queue *q)
+{
+	u32 tail = smp_load_acquire(&q->ctrl->sq_tail);
+	u32 n = tail - q->head;
+	int ret;
+
+	if (q->dead)
+		return -ENOENT;
+	if (n > q->entries) {
+		npu_dbg(q->ctx->ndev, "queue %u: tail %u is %u past head\n", q->id,
+			tail, n);
+		return -EINVAL;
+	}
+	if (!n)
+		return 0;
+	ret = npu_queue_consume(q, n);
+	if (ret)
+		return ret;
+	q->head = tail;
+	WRITE_ONCE(q->ctrl->submitted_seq, q->seq);
+	smp_store_release(&q->ctrl->sq_head, tail);
+	return n;
+}
+
 int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 {
 	struct npu_dma_queue_submit req;
 	struct npu_dma_queue *q;
-	u32 tail, n;
 	int ret;
 
 	if (copy_from_user(&req, arg, sizeof(req)))
@@ -627,22 +738,11 @@ int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 		return PTR_ERR(q);
 
 	mutex_lock(&q->submit_lock);
-	tail = smp_load_acquire(&q->ctrl->sq_tail);
-	n = tail - q->head;
-	if (q->dead) {
-		ret = -ENOENT;
-	} else if (n > q->entries) {
-		npu_dbg(ctx->ndev, "queue %u: tail %u is %u past head\n", q->id,
-			tail, n);
-		ret = -EINVAL;
-	} else {
-		ret = n ? npu_queue_consume(q, n) : 0;
-		if (!ret) {
-			q->head = tail;
-			WRITE_ONCE(q->ctrl->submitted_seq, q->seq);
-			smp_store_release(&q->ctrl->sq_head, tail);
-			ret = n;
-		}
+	ret = npu_queue_pull_locked(q);
+	if (ret > 0 && q->need_wakeup) {
+		/* Awake until the worker finds the queue idle again. */
+		q->need_wakeup = false;
+		npu_queue_publish_flags(q);
 	}
 	mutex_unlock(&q->submit_lock);
 	if (ret > 0)

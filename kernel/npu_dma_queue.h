@@ -114,6 +114,8 @@ struct npu_dma_job {
  * @efd: eventfd to signal, or NULL
  * @submit_lock: Protects @head, @seq and @dead (one doorbell at a time)
  * @dead: destroyed: no more doorbells
+ * @need_wakeup: idle: only a doorbell makes it look at the ring again
+ *	(published as NPU_DMA_QUEUE_S_NEED_WAKEUP)
  * @head: next ring index to consume (the kernel's own copy)
  * @seq: sequence number of the last job created
  * @lock: Protects @jobs, @completed, @barrier_*, @aborting
@@ -141,6 +143,7 @@ struct npu_dma_queue {
 	u32 head;
 	u64 seq;
 	bool dead;
+	bool need_wakeup;
 
 	spinlock_t lock;
 	struct list_head jobs;

@@ -136,8 +136,15 @@ uint64_t npu_raw_push(struct npu_raw_queue *q, const struct npu_dma_desc *d)
 int npu_raw_submit(struct npu_raw_queue *q)
 {
 	struct npu_dma_queue_submit s = { .queue_id = q->id };
+	uint32_t tail = q->ctrl->sq_tail, n;
+	int ret;
 
-	return npu_raw_ioctl(q->fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &s);
+	ret = npu_raw_ioctl(q->fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &s);
+	if (ret < 0)
+		return ret;
+	n = tail - q->rung;
+	q->rung = tail;
+	return (int)n;
 }
 
 int npu_raw_wait(struct npu_raw_queue *q, uint64_t seq, int timeout_ms)

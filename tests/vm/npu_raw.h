@@ -15,6 +15,7 @@ struct npu_raw_queue {
 	uint32_t id;
 	uint32_t entries;
 	uint64_t seq;		/* sequence number of the last descriptor pushed */
+	uint32_t rung;		/* sq_tail at the last npu_raw_submit() */
 	void *map;
 	size_t map_size;
 	struct npu_dma_queue_ctrl *ctrl;
@@ -35,6 +36,11 @@ int npu_raw_queue_create(int fd, uint32_t entries, struct npu_raw_queue *q);
 void npu_raw_queue_destroy(struct npu_raw_queue *q);
 /* Write one descriptor at the tail; return its sequence number. */
 uint64_t npu_raw_push(struct npu_raw_queue *q, const struct npu_dma_desc *d);
+/*
+ * Ring the doorbell (always, even when NEED_WAKEUP is clear). Return: the
+ * descriptors published since the last call, all consumed by now (by this
+ * doorbell or by the busy queue's worker), or -errno.
+ */
 int npu_raw_submit(struct npu_raw_queue *q);
 /* Wait (eventfd + poll, timeout_ms) until seq completed: 0 or -ETIMEDOUT. */
 int npu_raw_wait(struct npu_raw_queue *q, uint64_t seq, int timeout_ms);

@@ -396,6 +396,54 @@ START_TEST(test_queues_share_the_engine)
 }
 END_TEST
 
+static uint32_t qflags(struct npu_raw_queue *q)
+{
+	return __atomic_load_n(&q->ctrl->flags, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * NEED_WAKEUP: set on an idle queue; clear while the queue works, and
+ * then descriptors published without a doorbell still run; set again
+ * once it is idle. DEAD once destroyed.
+ */
+START_TEST(test_need_wakeup_protocol)
+{
+	struct npu_dma_desc nop = { .opcode = NPU_DMA_OP_NOP };
+	struct npu_dma_queue_destroy qd;
+	struct side s;
+	uint64_t b, last = 0;
+	int i;
+
+	side_open(&s, nr_npus - 1);
+	ck_assert_uint_eq(qflags(&s.q), NPU_DMA_QUEUE_S_NEED_WAKEUP);
+	b = npu_raw_push(&s.q, &barrier);
+	ck_assert_int_eq(npu_raw_submit(&s.q), 1);
+	ck_assert_uint_eq(wait_barrier(&s.q), b);
+	/* Parked with work pending: the kernel will look at the ring again. */
+	ck_assert_uint_eq(qflags(&s.q) & NPU_DMA_QUEUE_S_NEED_WAKEUP, 0);
+	for (i = 0; i < 10; i++)
+		last = npu_raw_push(&s.q, &nop);
+	sleep_ms(50);
+	ck_assert_uint_eq(s.q.ctrl->sq_head, 1);	/* not before the barrier */
+	ck_assert_int_eq(release(&s.q, b), 0);
+	/* No doorbell for the ten: the worker pulls them itself. */
+	ck_assert_int_eq(npu_raw_wait(&s.q, last, 20000), 0);
+	ck_assert_uint_eq(s.q.ctrl->sq_head, 11);
+	ck_assert_uint_eq(s.q.ctrl->submitted_seq, 11);
+	ck_assert_uint_eq(s.q.ctrl->error_count, 0);
+	for (i = 0; i < 200 && !(qflags(&s.q) & NPU_DMA_QUEUE_S_NEED_WAKEUP); i++)
+		sleep_ms(5);
+	ck_assert_uint_eq(qflags(&s.q), NPU_DMA_QUEUE_S_NEED_WAKEUP);
+
+	qd = (struct npu_dma_queue_destroy){ .queue_id = s.q.id };
+	ck_assert_int_eq(npu_raw_ioctl(s.fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &qd), 0);
+	ck_assert_uint_ne(qflags(&s.q) & NPU_DMA_QUEUE_S_DEAD, 0);
+	munmap(s.q.map, s.q.map_size);
+	close(s.q.efd);
+	close(s.fd);
+}
+END_TEST
+
 static Suite *queue_suite(void)
 {
 	Suite *s = suite_create("t_queue");
@@ -412,6 +460,7 @@ static Suite *queue_suite(void)
 	tcase_add_test(tc, test_eventfd_signalled);
 	tcase_add_test(tc, test_destroy_drains);
 	tcase_add_test(tc, test_queues_share_the_engine);
+	tcase_add_test(tc, test_need_wakeup_protocol);
 	suite_add_tcase(s, tc);
 	return s;
 }

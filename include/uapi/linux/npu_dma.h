@@ -32,6 +32,7 @@
 #define NPU_DMA_CAP_HOST_BARRIER	(1ULL << 4)
 #define NPU_DMA_CAP_BATCH		(1ULL << 5)
 #define NPU_DMA_CAP_PAGEABLE		(1ULL << 6)
+#define NPU_DMA_CAP_NEED_WAKEUP		(1ULL << 7)	/* see NPU_DMA_QUEUE_S_NEED_WAKEUP */
 
 /**
  * struct npu_dma_info - NPU_DMA_IOCTL_GET_INFO: what this NPU is and can do
@@ -334,7 +335,16 @@ struct npu_dma_queue_ctrl {
 #define NPU_DMA_QUEUE_RING_OFFSET	4096
 
 /* struct npu_dma_queue_ctrl.flags */
-#define NPU_DMA_QUEUE_S_DEAD		(1U << 0)	/* NPU gone: no more completions */
+#define NPU_DMA_QUEUE_S_DEAD		(1U << 0)	/* destroyed or NPU gone */
+/*
+ * The queue is idle and will not look at the ring again by itself: ring
+ * the doorbell after publishing sq_tail. While it is clear the kernel is
+ * working the queue and picks up newly published descriptors without a
+ * doorbell. Protocol: store sq_tail (release), full barrier, load flags;
+ * ring if set. (The kernel sets it, then a full barrier, then looks at
+ * sq_tail once more.) A doorbell is never wrong, only slower.
+ */
+#define NPU_DMA_QUEUE_S_NEED_WAKEUP	(1U << 1)
 
 /**
  * struct npu_dma_event_slot - one slot of a context's event table
