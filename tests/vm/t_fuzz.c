@@ -1,0 +1,1080 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * VM test: a structure-aware fuzzer of everything user space can reach
+ * through /dev/npu_dmaN: every ioctl (valid-looking arguments with one
+ * field mutated, random bytes, bad pointers, unknown commands), the
+ * mmap'd rings (valid-looking descriptors with one field mutated, random
+ * descriptors, random tails), eventfds closed under their queues,
+ * registered memory unmapped while copies use it, several files, queues
+ * and peer NPUs per process, and foreign processes holding the files.
+ *
+ * Each round forks a worker that runs a random program for about a
+ * second from a seed derived from the run's seed; the worker exits with
+ * or without cleaning up, or is killed with SIGKILL at a random moment.
+ * After every round: no page left pinned (/proc/vmstat), every NPU's
+ * free device memory, queue count and client list back to their start,
+ * and the test's own open files unchanged. runtests.sh scans the kernel
+ * log for warnings.
+ *
+ * Environment: NPU_FUZZ_SEED (replay a run; printed at the start),
+ * NPU_FUZZ_SECONDS (default 45). See Documentation/security.rst.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "npu_raw.h"
+#include "t_state.h"
+#include "t_vm.h"
+
+#define MAX_NPUS	8
+#define MAX_CTX		4
+#define MAX_ALLOC	12
+#define MAX_REG		6
+#define MAX_Q		6
+#define NR_BUFS		6
+#define BUF_LEN		(256 << 10)
+#define PAGE		4096UL
+
+/* What the workers did, kept in shared memory so killed workers count. */
+struct fz_stats {
+	uint64_t ops;
+	uint64_t ioctls;
+	uint64_t ioctl_ok;
+	uint64_t descs;
+	uint64_t munmaps;
+	uint64_t efd_closed;
+	uint64_t foreign;
+	uint64_t rounds;
+	uint64_t killed;
+	char fail[256];
+};
+
+static struct fz_stats *stats;
+static int nr_npus;
+static struct npu_dma_info infos[MAX_NPUS];
+
+/* splitmix64: small, fast, and the same sequence on every machine. */
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t below(uint64_t n)
+{
+	return n ? rnd() % n : 0;
+}
+
+static int chance(int percent)
+{
+	return (int)below(100) < percent;
+}
+
+/* Values that sit on the edges validation code tends to get wrong. */
+static uint64_t interesting(uint64_t near)
+{
+	static const uint64_t v[] = {
+		0, 1, 2, 3, 4, 7, 8, 4095, 4096, 4097, 65536, 0x7fffffff,
+		0x80000000, 0xffffffff, 0x100000000ULL, 1ULL << 40, 1ULL << 47,
+		0x7fffffffffffffffULL, 0x8000000000000000ULL,
+		0xffff888000000000ULL, 0xffffffff81000000ULL,
+		0xfffffffffffff000ULL, 0xffffffffffffffffULL,
+	};
+
+	switch (below(5)) {
+	case 0:
+		return near + below(9) - 4;
+	case 1:
+		return near ^ (1ULL << below(64));
+	case 2:
+		return rnd();
+	case 3:
+		return near + (below(2) ? PAGE : -PAGE);
+	default:
+		return v[below(sizeof(v) / sizeof(v[0]))];
+	}
+}
+
+struct fz_alloc {
+	uint64_t addr, size;
+};
+
+struct fz_reg {
+	uint64_t addr, size;
+};
+
+struct fz_queue {
+	uint32_t id, entries;
+	int efd;		/* -1 once closed under the queue */
+	void *map;		/* NULL if not mapped */
+	size_t map_size;
+	uint64_t map_off;
+};
+
+struct fz_ctx {
+	int fd;			/* -1: slot free */
+	int npu;
+	struct fz_alloc alloc[MAX_ALLOC];
+	int nr_alloc;
+	struct fz_reg reg[MAX_REG];
+	int nr_reg;
+	struct fz_queue q[MAX_Q];
+	int nr_q;
+};
+
+struct fz_buf {
+	uint8_t *p;
+	int mapped;
+};
+
+static struct fz_ctx ctxs[MAX_CTX];
+static struct fz_buf bufs[NR_BUFS];
+/*
+ * The host buffers live in the middle of a PROT_NONE arena. The kernel
+ * writes host memory wherever a descriptor says, and a mutated one may
+ * name any address of the worker: writes are kept inside the arena, so
+ * the worker never corrupts itself (a copy running into the guard pages
+ * fails with -EFAULT, which is the point).
+ */
+#define ARENA		(1ULL << 30)
+static uint8_t *arena;
+/* A page followed by an unmapped one: arguments that straddle it fault. */
+static uint8_t *edge;
+
+static void fz_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void fz_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(stats->fail, sizeof(stats->fail), fmt, ap);
+	va_end(ap);
+	_exit(3);
+}
+
+/* One ioctl, never restarted: an alarm may interrupt a blocking one. */
+static int fz_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	int ret = ioctl(fd, cmd, arg);
+
+	stats->ioctls++;
+	if (ret >= 0)
+		stats->ioctl_ok++;
+	return ret < 0 ? -errno : ret;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static int cur_op;
+
+/* A worker's own memory fault is a fuzzer bug or a broken mapping: say where. */
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	snprintf(stats->fail, sizeof(stats->fail), "signal %d code %d at %p in op %d",
+		 sig, si->si_code, si->si_addr, cur_op);
+	_exit(5);
+}
+
+/* Interrupt whatever blocks in the next ms milliseconds. */
+static void arm(int ms)
+{
+	struct itimerval it = { .it_value = { ms / 1000, (ms % 1000) * 1000 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static struct fz_ctx *any_ctx(void)
+{
+	int i, start = (int)below(MAX_CTX);
+
+	for (i = 0; i < MAX_CTX; i++)
+		if (ctxs[(start + i) % MAX_CTX].fd >= 0)
+			return &ctxs[(start + i) % MAX_CTX];
+	return NULL;
+}
+
+static int is_edu(const struct fz_ctx *c)
+{
+	return infos[c->npu].backend == NPU_DMA_BACKEND_EDU;
+}
+
+/*
+ * Mutate one naturally aligned field of an argument structure: pick a
+ * 4- or 8-byte word and give it an interesting value.
+ */
+static void mutate_struct(void *s, size_t size)
+{
+	uint8_t *b = s;
+
+	if (chance(50)) {
+		size_t off = below(size / 8) * 8;
+		uint64_t v;
+
+		memcpy(&v, b + off, 8);
+		v = interesting(v);
+		memcpy(b + off, &v, 8);
+	} else {
+		size_t off = below(size / 4) * 4;
+		uint32_t v;
+
+		memcpy(&v, b + off, 4);
+		v = (uint32_t)interesting(v);
+		memcpy(b + off, &v, 4);
+	}
+}
+
+static void random_bytes(void *s, size_t size)
+{
+	uint8_t *b = s;
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		b[i] = (uint8_t)rnd();
+}
+
+/*
+ * Issue cmd with the valid-looking structure s: as is, with one field
+ * mutated, as random bytes, or through a bad pointer.
+ */
+static int fz_call(int fd, unsigned long cmd, void *s, size_t size, int *mutated)
+{
+	int how = (int)below(100);
+
+	*mutated = 1;
+	if (how < 45) {
+		*mutated = 0;
+		return fz_ioctl(fd, cmd, s);
+	}
+	if (how < 80)
+		mutate_struct(s, size);
+	else if (how < 90)
+		random_bytes(s, size);
+	else if (how < 94)
+		return fz_ioctl(fd, cmd, edge + PAGE - size / 2);
+	else if (how < 97)
+		return fz_ioctl(fd, cmd, (void *)(uintptr_t)interesting(0));
+	else
+		return fz_ioctl(fd, cmd, NULL);
+	return fz_ioctl(fd, cmd, s);
+}
+
+static void op_info(struct fz_ctx *c)
+{
+	struct npu_dma_info info = { .size = sizeof(info) };
+	int mutated, ret;
+
+	ret = fz_call(c->fd, NPU_DMA_IOCTL_GET_INFO, &info, sizeof(info), &mutated);
+	if (!mutated && ret)
+		fz_fail("GET_INFO on npu %d: %d", c->npu, ret);
+}
+
+static void track_alloc(struct fz_ctx *c, uint64_t addr, uint64_t size)
+{
+	if (c->nr_alloc < MAX_ALLOC) {
+		c->alloc[c->nr_alloc].addr = addr;
+		c->alloc[c->nr_alloc++].size = size;
+	} else {
+		npu_raw_free(c->fd, addr);
+	}
+}
+
+static void op_alloc(struct fz_ctx *c)
+{
+	uint64_t cap = is_edu(c) ? 64 << 10 : 4 << 20;
+	struct npu_dma_mem_alloc a = {
+		.size = 1 + below(cap),
+		.align = chance(30) ? 1ULL << below(22) : 0,
+		.policy = (uint32_t)below(3),
+		.flags = chance(30) ? NPU_DMA_MEM_F_P2P : 0,
+	};
+	int mutated;
+
+	if (fz_call(c->fd, NPU_DMA_IOCTL_MEM_ALLOC, &a, sizeof(a), &mutated) == 0)
+		track_alloc(c, a.dev_addr, a.alloc_size);
+}
+
+static void untrack_alloc(struct fz_ctx *c, uint64_t addr)
+{
+	int i;
+
+	for (i = 0; i < c->nr_alloc; i++)
+		if (c->alloc[i].addr == addr) {
+			c->alloc[i] = c->alloc[--c->nr_alloc];
+			return;
+		}
+}
+
+static void op_free(struct fz_ctx *c)
+{
+	struct npu_dma_mem_free f = { 0 };
+	int mutated, ret, i = -1;
+
+	if (c->nr_alloc && chance(80)) {
+		i = (int)below(c->nr_alloc);
+		f.dev_addr = c->alloc[i].addr;
+	} else {
+		/* Guess: the device address space is predictable. */
+		f.dev_addr = infos[c->npu].mem_base + below(64) * PAGE;
+	}
+	ret = fz_call(c->fd, NPU_DMA_IOCTL_MEM_FREE, &f, sizeof(f), &mutated);
+	if (!mutated && i >= 0 && ret)
+		fz_fail("MEM_FREE of an allocation: %d", ret);
+	if (!ret)
+		untrack_alloc(c, f.dev_addr);
+}
+
+/* A range in one of the host buffers (which may be unmapped). */
+static void host_range(__u64 *addr, __u64 *size, uint64_t cap)
+{
+	struct fz_buf *b = &bufs[below(NR_BUFS)];
+	uint64_t off = below(BUF_LEN - 1);
+
+	*size = 1 + below(cap < BUF_LEN - off ? cap : BUF_LEN - off);
+	*addr = (uintptr_t)b->p + off;
+}
+
+static int in_arena(uint64_t addr, uint64_t len)
+{
+	uint64_t base = (uintptr_t)arena;
+
+	return addr >= base && len <= ARENA && addr - base <= ARENA - len;
+}
+
+static void op_register(struct fz_ctx *c)
+{
+	struct npu_dma_host_register r = { 0 };
+	int mutated;
+
+	host_range(&r.addr, &r.size, BUF_LEN);
+	r.flags = chance(20) ? NPU_DMA_HOST_F_READONLY : 0;
+	if (fz_call(c->fd, NPU_DMA_IOCTL_HOST_REGISTER, &r, sizeof(r), &mutated) == 0) {
+		/* Copies into it would write wherever it is: keep only the arena's. */
+		if (c->nr_reg < MAX_REG && in_arena(r.addr, r.size)) {
+			c->reg[c->nr_reg].addr = r.addr;
+			c->reg[c->nr_reg++].size = r.size;
+		} else {
+			npu_raw_unregister(c->fd, (void *)(uintptr_t)r.addr);
+		}
+	}
+}
+
+static void op_unregister(struct fz_ctx *c)
+{
+	struct npu_dma_host_unregister u = { 0 };
+	int mutated, ret, i = -1, j;
+
+	if (c->nr_reg && chance(85)) {
+		i = (int)below(c->nr_reg);
+		u.addr = c->reg[i].addr;
+	} else {
+		u.addr = (uintptr_t)bufs[below(NR_BUFS)].p + below(BUF_LEN);
+	}
+	ret = fz_call(c->fd, NPU_DMA_IOCTL_HOST_UNREGISTER, &u, sizeof(u), &mutated);
+	if (!mutated && i >= 0 && ret)
+		fz_fail("HOST_UNREGISTER of a registration: %d", ret);
+	if (ret)
+		return;
+	for (j = 0; j < c->nr_reg; j++)
+		if (c->reg[j].addr == u.addr) {
+			c->reg[j] = c->reg[--c->nr_reg];
+			break;
+		}
+}
+
+static void map_queue(struct fz_ctx *c, struct fz_queue *q)
+{
+	size_t len = q->map_size;
+	off_t off = (off_t)q->map_off;
+	int prot = PROT_READ | PROT_WRITE, flags = MAP_SHARED;
+	void *p;
+
+	switch (below(10)) {
+	case 0:
+		len = (size_t)below(q->map_size * 2) + 1;
+		break;
+	case 1:
+		off = (off_t)(interesting(q->map_off) & ~(PAGE - 1));
+		break;
+	case 2:
+		flags = MAP_PRIVATE;
+		break;
+	case 3:
+		prot |= PROT_EXEC;
+		break;
+	}
+	p = mmap(NULL, len, prot, flags, c->fd, off);
+	if (p == MAP_FAILED)
+		return;
+	if (len == q->map_size && off == (off_t)q->map_off && flags == MAP_SHARED) {
+		q->map = p;
+		return;
+	}
+	munmap(p, len);
+}
+
+static void op_queue_create(struct fz_ctx *c)
+{
+	struct npu_dma_queue_create qc = {
+		.entries = 1U << below(13),
+		.eventfd = -1,
+	};
+	struct fz_queue *q;
+	int efd = -1, mutated, ret;
+
+	if (c->nr_q == MAX_Q)
+		return;
+	if (chance(80)) {
+		efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		qc.eventfd = efd;
+		/* A counter near its limit must not upset the kernel. */
+		if (chance(10)) {
+			uint64_t v = 0xfffffffffffffffdULL;
+
+			if (write(efd, &v, sizeof(v)) != sizeof(v))
+				fz_fail("eventfd write: %d", errno);
+		}
+	} else if (chance(50)) {
+		qc.eventfd = chance(50) ? c->fd : (int)interesting(3);
+	}
+	ret = fz_call(c->fd, NPU_DMA_IOCTL_QUEUE_CREATE, &qc, sizeof(qc), &mutated);
+	if (ret) {
+		if (efd >= 0)
+			close(efd);
+		return;
+	}
+	q = &c->q[c->nr_q++];
+	memset(q, 0, sizeof(*q));
+	q->id = qc.queue_id;
+	q->entries = qc.entries;
+	q->efd = efd;
+	q->map_size = qc.mmap_size;
+	q->map_off = qc.mmap_offset;
+	if (chance(90))
+		map_queue(c, q);
+}
+
+static void drop_queue(struct fz_ctx *c, int i)
+{
+	struct fz_queue *q = &c->q[i];
+
+	if (q->map && chance(70))
+		munmap(q->map, q->map_size);
+	if (q->efd >= 0)
+		close(q->efd);
+	c->q[i] = c->q[--c->nr_q];
+}
+
+static void op_queue_destroy(struct fz_ctx *c)
+{
+	struct npu_dma_queue_destroy d = { 0 };
+	int mutated, ret, i = -1, j;
+
+	if (c->nr_q && chance(85)) {
+		i = (int)below(c->nr_q);
+		d.queue_id = c->q[i].id;
+	} else {
+		d.queue_id = (uint32_t)interesting(1);
+	}
+	/* A queue parked at a barrier or a WAIT never drains by itself. */
+	arm(150);
+	ret = fz_call(c->fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &d, sizeof(d), &mutated);
+	arm(0);
+	if (ret)
+		return;
+	for (j = 0; j < c->nr_q; j++)
+		if (c->q[j].id == d.queue_id) {
+			drop_queue(c, j);
+			break;
+		}
+}
+
+/* An address of length len in device memory this process may name. */
+static uint64_t dev_range(struct fz_ctx *c, uint64_t len)
+{
+	struct fz_ctx *o = c;
+	struct fz_alloc *a;
+
+	/* Sometimes a peer's or another file's allocation. */
+	if (chance(15))
+		o = any_ctx();
+	if (!o->nr_alloc)
+		return infos[c->npu].mem_base + below(16) * PAGE;
+	a = &o->alloc[below(o->nr_alloc)];
+	if (len >= a->size)
+		return a->addr;
+	return a->addr + below(a->size - len + 1);
+}
+
+/* A host address for len bytes; sets the HOST/PAGEABLE flag bits. */
+static uint64_t host_side(struct fz_ctx *c, uint64_t len, uint16_t host,
+			  uint16_t pageable, uint16_t *flags)
+{
+	__u64 addr, size;
+
+	*flags |= host;
+	if (c->nr_reg && chance(60)) {
+		struct fz_reg *r = &c->reg[below(c->nr_reg)];
+
+		if (len >= r->size)
+			return r->addr;
+		return r->addr + below(r->size - len + 1);
+	}
+	*flags |= pageable;
+	host_range(&addr, &size, len);
+	return addr;
+}
+
+static uint32_t some_queue_id(struct fz_ctx *c)
+{
+	struct fz_ctx *o = chance(70) ? c : any_ctx();
+
+	if (!o->nr_q)
+		return (uint32_t)interesting(1);
+	return o->q[below(o->nr_q)].id;
+}
+
+/* A descriptor that should pass validation, given what the worker holds. */
+static void valid_desc(struct fz_ctx *c, struct fz_queue *q, struct npu_dma_desc *d)
+{
+	uint64_t cap = is_edu(c) ? 4096 : 256 << 10;
+	uint64_t len = 1 + below(chance(70) ? 512 : cap);
+	int dir = (int)below(3);
+
+	memset(d, 0, sizeof(*d));
+	d->opcode = (uint8_t)below(NPU_DMA_OP_MAX + 1);
+	switch (d->opcode) {
+	case NPU_DMA_OP_COPY:
+		d->len = len;
+		d->src = dir == 0 ? host_side(c, len, NPU_DMA_DESC_F_SRC_HOST,
+					      NPU_DMA_DESC_F_SRC_PAGEABLE, &d->flags)
+				  : dev_range(c, len);
+		d->dst = dir == 1 ? host_side(c, len, NPU_DMA_DESC_F_DST_HOST,
+					      NPU_DMA_DESC_F_DST_PAGEABLE, &d->flags)
+				  : dev_range(c, len);
+		break;
+	case NPU_DMA_OP_COPY_2D:
+		d->len = 1 + below(64);
+		d->height = 1 + (uint32_t)below(8);
+		d->src_pitch = d->len + below(64);
+		d->dst_pitch = d->len + below(64);
+		d->src = dev_range(c, d->src_pitch * d->height);
+		d->dst = dev_range(c, d->dst_pitch * d->height);
+		break;
+	case NPU_DMA_OP_FILL:
+		d->fill_size = (uint8_t)(1U << below(3));
+		d->len = (len + 3) & ~3ULL;
+		d->value = rnd() & ((1ULL << (8 * d->fill_size)) - 1);
+		d->dst = dev_range(c, d->len);
+		break;
+	case NPU_DMA_OP_EVENT_RECORD:
+		d->dst = below(infos[c->npu].max_event_slots);
+		break;
+	case NPU_DMA_OP_WAIT:
+		d->wait_queue = some_queue_id(c);
+		d->value = below(4);
+		break;
+	case NPU_DMA_OP_HOST_BARRIER:
+		/* Parks the queue until released: keep them rare. */
+		if (chance(70))
+			d->opcode = NPU_DMA_OP_NOP;
+		break;
+	default:
+		break;
+	}
+	(void)q;
+}
+
+/* Make a host destination outside the arena point into it. */
+static void keep_writes_in_arena(struct npu_dma_desc *d)
+{
+	uint64_t span = d->len;
+
+	if (!(d->flags & NPU_DMA_DESC_F_DST_HOST) || d->dst >= 1ULL << 47)
+		return;
+	if (d->opcode == NPU_DMA_OP_COPY_2D && d->height &&
+	    __builtin_mul_overflow(d->dst_pitch, (uint64_t)d->height - 1, &span))
+		return;		/* wraps: the kernel must refuse it */
+	if (d->opcode == NPU_DMA_OP_COPY_2D && __builtin_add_overflow(span, d->len, &span))
+		return;
+	if (in_arena(d->dst, span))
+		return;
+	if (span > ARENA / 2) {
+		d->len = ARENA / 4;
+		d->height = d->height ? 1 : 0;
+	}
+	d->dst = (uintptr_t)arena + d->dst % (ARENA / 2);
+}
+
+/* Fill n slots at the tail with descriptors; return the new tail. */
+static uint32_t write_descs(struct fz_ctx *c, struct fz_queue *q, uint32_t tail, int n)
+{
+	struct npu_dma_queue_ctrl *ctrl = q->map;
+	struct npu_dma_desc *ring = (void *)((char *)q->map + NPU_DMA_QUEUE_RING_OFFSET);
+	struct npu_dma_desc d;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int how = (int)below(100);
+
+		valid_desc(c, q, &d);
+		if (how < 35)
+			mutate_struct(&d, sizeof(d));
+		else if (how < 45)
+			random_bytes(&d, sizeof(d));
+		else if (how < 50)
+			d.opcode = (uint8_t)rnd();
+		keep_writes_in_arena(&d);
+		ring[tail & (q->entries - 1)] = d;
+		tail++;
+	}
+	(void)ctrl;
+	stats->descs += n;
+	return tail;
+}
+
+static void op_submit(struct fz_ctx *c)
+{
+	struct npu_dma_queue_submit s = { 0 };
+	struct npu_dma_queue_ctrl *ctrl;
+	struct fz_queue *q;
+	uint32_t tail;
+	int mutated, n;
+
+	if (!c->nr_q)
+		return;
+	q = &c->q[below(c->nr_q)];
+	s.queue_id = q->id;
+	if (q->map) {
+		ctrl = q->map;
+		tail = ctrl->sq_tail;
+		n = 1 + (int)below(q->entries < 8 ? q->entries : 8);
+		if (is_edu(c) && n > 2)
+			n = 2;
+		tail = write_descs(c, q, tail, n);
+		switch (below(20)) {
+		case 0:
+			tail = (uint32_t)rnd();
+			break;
+		case 1:
+			tail = ctrl->sq_head + q->entries + 1 + (uint32_t)below(4);
+			break;
+		case 2:
+			tail = ctrl->sq_head - 1 - (uint32_t)below(4);
+			break;
+		case 3:
+			/* Kernel-owned fields: it must not believe them. */
+			ctrl->sq_head = (uint32_t)rnd();
+			ctrl->completed_seq = rnd();
+			break;
+		}
+		__atomic_store_n(&ctrl->sq_tail, tail, __ATOMIC_RELEASE);
+	}
+	fz_call(c->fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &s, sizeof(s), &mutated);
+}
+
+static void op_barrier(struct fz_ctx *c)
+{
+	struct npu_dma_barrier_release b = { 0 };
+	struct fz_queue *q;
+	int mutated;
+
+	if (!c->nr_q)
+		return;
+	q = &c->q[below(c->nr_q)];
+	b.queue_id = q->id;
+	if (q->map)
+		b.seq = ((struct npu_dma_queue_ctrl *)q->map)->barrier_seq;
+	if (!b.seq || chance(20))
+		b.seq = below(64);
+	fz_call(c->fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &b, sizeof(b), &mutated);
+}
+
+/* Commands nobody defined, or defined ones with the wrong size/direction. */
+static void op_bad_cmd(struct fz_ctx *c)
+{
+	uint8_t arg[256];
+	unsigned long cmd;
+
+	random_bytes(arg, sizeof(arg));
+	cmd = _IOC((unsigned int)below(4), chance(90) ? NPU_DMA_IOC_MAGIC : (unsigned)rnd() & 0xff,
+		   (unsigned int)below(16), (unsigned int)below(sizeof(arg)));
+	/* Generic VFS commands (FIOCLEX...) are not ours to fuzz. */
+	if (_IOC_TYPE(cmd) == 'T' || _IOC_TYPE(cmd) == 'f' || _IOC_TYPE(cmd) == 0x94)
+		return;
+	fz_ioctl(c->fd, cmd, arg);
+}
+
+static void op_close_eventfd(struct fz_ctx *c)
+{
+	struct fz_queue *q;
+
+	if (!c->nr_q)
+		return;
+	q = &c->q[below(c->nr_q)];
+	if (q->efd >= 0) {
+		close(q->efd);
+		q->efd = -1;
+		stats->efd_closed++;
+	}
+}
+
+static void op_wait(struct fz_ctx *c)
+{
+	struct fz_queue *q;
+	uint64_t v;
+
+	if (!c->nr_q)
+		return;
+	q = &c->q[below(c->nr_q)];
+	if (q->efd >= 0) {
+		usleep((useconds_t)below(20000));
+		if (read(q->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+			fz_fail("eventfd read: %d", errno);
+	}
+}
+
+/* Unmap part of a host buffer (registered or not), or map it back. */
+static void op_munmap(void)
+{
+	struct fz_buf *b = &bufs[below(NR_BUFS)];
+	uint64_t off = below(BUF_LEN / PAGE) * PAGE;
+	uint64_t len = (1 + below((BUF_LEN - off) / PAGE)) * PAGE;
+
+	if (chance(50)) {
+		munmap(b->p + off, len);
+		/*
+		 * Plug the hole, or a queue's mapping could land in it and
+		 * be zapped by the madvise() below (SIGBUS on the next touch).
+		 */
+		if (mmap(b->p + off, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+			 MAP_FIXED_NOREPLACE, -1, 0) == MAP_FAILED)
+			fz_fail("mmap PROT_NONE: %d", errno);
+		b->mapped = 0;
+		stats->munmaps++;
+	} else if (chance(50)) {
+		madvise(b->p + off, len, MADV_DONTNEED);
+	} else {
+		if (mmap(b->p, BUF_LEN, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+			fz_fail("mmap back: %d", errno);
+		b->mapped = 1;
+	}
+}
+
+static void op_mmap_events(struct fz_ctx *c)
+{
+	size_t len = (1 + below(32)) * PAGE;
+	int prot = chance(20) ? PROT_READ | PROT_WRITE : PROT_READ;
+	off_t off = chance(80) ? NPU_DMA_MMAP_EVENTS : (off_t)(below(1 << 20) * PAGE);
+	void *p = mmap(NULL, len, prot, MAP_SHARED, c->fd, off);
+
+	if (p != MAP_FAILED) {
+		volatile uint8_t *v = p;
+
+		if (!off && len <= (size_t)infos[c->npu].max_event_slots *
+				   sizeof(struct npu_dma_event_slot))
+			(void)v[below(len)];
+		munmap(p, len);
+	}
+}
+
+static void close_ctx(struct fz_ctx *c)
+{
+	while (c->nr_q)
+		drop_queue(c, 0);
+	close(c->fd);
+	c->fd = -1;
+}
+
+static void op_open(void)
+{
+	int i, npu = (int)below(nr_npus);
+
+	for (i = 0; i < MAX_CTX; i++)
+		if (ctxs[i].fd < 0)
+			break;
+	if (i == MAX_CTX) {
+		/* Close one with whatever it has queued. */
+		close_ctx(any_ctx());
+		return;
+	}
+	memset(&ctxs[i], 0, sizeof(ctxs[i]));
+	ctxs[i].npu = npu;
+	ctxs[i].fd = npu_raw_open(npu);
+	if (ctxs[i].fd < 0)
+		fz_fail("open npu %d: %d", npu, ctxs[i].fd);
+}
+
+/*
+ * A forked child holds every file of the worker: only GET_INFO may work,
+ * every other ioctl and mmap must be refused with -EPERM.
+ */
+static void op_foreign(void)
+{
+	pid_t pid;
+	int status;
+
+	stats->foreign++;
+	pid = fork();
+	if (pid < 0)
+		return;
+	if (pid == 0) {
+		struct fz_ctx *c = any_ctx();
+		uint8_t arg[128] = { 0 };
+		static const unsigned long cmds[] = {
+			NPU_DMA_IOCTL_MEM_ALLOC, NPU_DMA_IOCTL_MEM_FREE,
+			NPU_DMA_IOCTL_HOST_REGISTER, NPU_DMA_IOCTL_HOST_UNREGISTER,
+			NPU_DMA_IOCTL_QUEUE_CREATE, NPU_DMA_IOCTL_QUEUE_DESTROY,
+			NPU_DMA_IOCTL_QUEUE_SUBMIT, NPU_DMA_IOCTL_BARRIER_RELEASE,
+		};
+		unsigned long cmd = cmds[below(8)];
+		int ret;
+
+		if (!c)
+			_exit(0);
+		if (c->nr_q)
+			memcpy(arg, &c->q[0].id, 4);
+		if (chance(50))
+			mutate_struct(arg, 64);
+		ret = ioctl(c->fd, cmd, arg) < 0 ? -errno : 0;
+		if (ret != -EPERM) {
+			fprintf(stderr, "t_fuzz: foreign ioctl %#lx gave %d\n", cmd, ret);
+			_exit(4);
+		}
+		if (mmap(NULL, PAGE, PROT_READ, MAP_SHARED, c->fd, 0) != MAP_FAILED ||
+		    errno != EPERM) {
+			fprintf(stderr, "t_fuzz: foreign mmap not refused\n");
+			_exit(4);
+		}
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		fz_fail("a forked process could use the worker's file (status %#x)", status);
+}
+
+static void worker(uint64_t seed, int teardown)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct sigaction sf = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO };
+	struct timespec t0, t;
+	int i, op;
+
+	rng_state = seed;
+	sigaction(SIGALRM, &sa, NULL);
+	sigaction(SIGSEGV, &sf, NULL);
+	sigaction(SIGBUS, &sf, NULL);
+	for (i = 0; i < MAX_CTX; i++)
+		ctxs[i].fd = -1;
+	arena = mmap(NULL, ARENA, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		     -1, 0);
+	if (arena == MAP_FAILED)
+		fz_fail("mmap: %d", errno);
+	for (i = 0; i < NR_BUFS; i++) {
+		bufs[i].p = arena + ARENA / 2 + i * (BUF_LEN + PAGE);
+		if (mmap(bufs[i].p, BUF_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+			 MAP_ANONYMOUS | MAP_POPULATE | MAP_FIXED, -1, 0) == MAP_FAILED)
+			fz_fail("mmap: %d", errno);
+		bufs[i].mapped = 1;
+	}
+	edge = bufs[NR_BUFS - 1].p + BUF_LEN + PAGE;
+	if (mmap(edge, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+		 MAP_FIXED, -1, 0) == MAP_FAILED)
+		fz_fail("mmap: %d", errno);
+	op_open();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct fz_ctx *c = any_ctx();
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > 1000)
+			break;
+		stats->ops++;
+		if (!c) {
+			op_open();
+			continue;
+		}
+		op = (int)below(100);
+		cur_op = op;
+		if (op < 4)
+			op_open();
+		else if (op < 8)
+			op_info(c);
+		else if (op < 18)
+			op_alloc(c);
+		else if (op < 24)
+			op_free(c);
+		else if (op < 34)
+			op_register(c);
+		else if (op < 38)
+			op_unregister(c);
+		else if (op < 46)
+			op_queue_create(c);
+		else if (op < 49)
+			op_queue_destroy(c);
+		else if (op < 75)
+			op_submit(c);
+		else if (op < 79)
+			op_barrier(c);
+		else if (op < 84)
+			op_bad_cmd(c);
+		else if (op < 86)
+			op_close_eventfd(c);
+		else if (op < 90)
+			op_wait(c);
+		else if (op < 94)
+			op_munmap();
+		else if (op < 97)
+			op_mmap_events(c);
+		else if (op < 98)
+			op_foreign();
+		else if (chance(30))
+			close_ctx(c);
+	}
+	if (teardown)
+		for (i = 0; i < MAX_CTX; i++)
+			if (ctxs[i].fd >= 0)
+				close_ctx(&ctxs[i]);
+	_exit(0);
+}
+
+static uint64_t env_u64(const char *name, uint64_t def)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? strtoull(s, NULL, 0) : def;
+}
+
+/* Every NPU still copies byte-exact after the run. */
+static void check_npus_work(void)
+{
+	static uint8_t src[8192], dst[8192];
+	struct npu_raw_queue q;
+	struct npu_dma_desc d;
+	uint64_t dev;
+	int i, fd;
+
+	for (i = 0; i < nr_npus; i++) {
+		fd = npu_raw_open(i);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+		ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+		t_pattern_fill(src, 4096, (uint32_t)i + 77);
+		memset(dst, 0, sizeof(dst));
+		d = npu_raw_copy(dev, (uintptr_t)src, 4096,
+				 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
+		ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+		d = npu_raw_copy((uintptr_t)dst, dev, 4096,
+				 NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE);
+		ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+		ck_assert_uint_eq(t_pattern_check(dst, 4096, (uint32_t)i + 77), 4096);
+		npu_raw_queue_destroy(&q);
+		close(fd);
+	}
+}
+
+START_TEST(test_fuzz)
+{
+	struct timespec now, ts = { 0, 20 * 1000000L };
+	uint64_t seed, seconds, round = 0;
+	struct t_state start;
+	time_t end;
+	int fd;
+
+	for (nr_npus = 0; nr_npus < MAX_NPUS; nr_npus++) {
+		fd = npu_raw_open(nr_npus);
+		if (fd < 0)
+			break;
+		ck_assert_int_eq(npu_raw_info(fd, &infos[nr_npus]), 0);
+		close(fd);
+	}
+	ck_assert_int_gt(nr_npus, 0);
+	clock_gettime(CLOCK_REALTIME, &now);
+	seed = env_u64("NPU_FUZZ_SEED", (uint64_t)now.tv_sec * 1000003ULL ^ (uint64_t)now.tv_nsec);
+	seconds = env_u64("NPU_FUZZ_SECONDS", 45);
+	printf("t_fuzz: seed 0x%016" PRIx64 ", %" PRIu64 " s, %d NPUs"
+	       " (replay: NPU_FUZZ_SEED=0x%016" PRIx64 ")\n", seed, seconds, nr_npus, seed);
+	stats = mmap(NULL, sizeof(*stats), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(stats, MAP_FAILED);
+	t_state_get(&start, nr_npus);
+	end = time(NULL) + (time_t)seconds;
+	rng_state = seed;
+	while (time(NULL) < end) {
+		uint64_t rseed = rnd();
+		int teardown = chance(50), kill_ms = chance(35) ? (int)below(1000) : -1;
+		int status, waited = 0;
+		pid_t pid;
+
+		round++;
+		pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0)
+			worker(rseed, teardown);
+		if (kill_ms >= 0) {
+			usleep((useconds_t)kill_ms * 1000);
+			kill(pid, SIGKILL);
+		}
+		/* A worker that does not end within 60 s hangs in the kernel. */
+		while (waitpid(pid, &status, WNOHANG) == 0) {
+			if (++waited > 3000) {
+				kill(pid, SIGKILL);
+				ck_abort_msg("round %" PRIu64 " (seed 0x%016" PRIx64
+					     ") hangs", round, rseed);
+			}
+			nanosleep(&ts, NULL);
+		}
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && kill_ms >= 0)
+			stats->killed++;
+		else if (!WIFEXITED(status) || WEXITSTATUS(status))
+			ck_abort_msg("round %" PRIu64 " (seed 0x%016" PRIx64
+				     ") worker status %#x: %s", round, rseed, status,
+				     stats->fail);
+		if (!t_state_back(&start))
+			ck_abort_msg("round %" PRIu64 " (seed 0x%016" PRIx64
+				     ") left state behind", round, rseed);
+	}
+	stats->rounds = round;
+	check_npus_work();
+	printf("t_fuzz: %" PRIu64 " rounds (%" PRIu64 " killed), %" PRIu64 " ops, %"
+	       PRIu64 " ioctls (%" PRIu64 " succeeded), %" PRIu64
+	       " descriptors, %" PRIu64 " munmaps, %" PRIu64
+	       " eventfds closed under queues, %" PRIu64 " foreign-process probes;"
+	       " nothing leaked\n", stats->rounds, stats->killed, stats->ops,
+	       stats->ioctls, stats->ioctl_ok, stats->descs, stats->munmaps,
+	       stats->efd_closed, stats->foreign);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("t_fuzz");
+	TCase *tc = tcase_create("fuzz");
+
+	if (geteuid() != 0 || !npu_raw_present())
+		return T_EXIT_SKIP;
+	tcase_set_timeout(tc, (double)env_u64("NPU_FUZZ_SECONDS", 45) + 240);
+	tcase_add_test(tc, test_fuzz);
+	suite_add_tcase(s, tc);
+	return t_run_suite(s);
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Leak oracle of the reliability tests (t_fuzz, t_isolation, t_fault2):
+ * a snapshot of what the driver holds — pinned pages (/proc/vmstat), every
+ * NPU's free device memory, queue count and client list (sysfs) — and of
+ * this process's open files, taken before and compared after.
+ */
+#ifndef T_STATE_H
+#define T_STATE_H
+
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "npu_raw.h"
+#include "t_vm.h"
+
+#define T_STATE_NPUS 8
+
+struct t_state {
+	int nr_npus;
+	long pins;
+	int fds;
+	uint64_t mem_free[T_STATE_NPUS];
+	char queues[T_STATE_NPUS][32];
+	char clients[T_STATE_NPUS][256];
+};
+
+/* nr_foll_pin_acquired - nr_foll_pin_released, counters folded first. */
+static inline long t_pins_held(void)
+{
+	char buf[16384], *p;
+	long acq = -1, rel = -1;
+
+	t_write_file("/proc/sys/vm/stat_refresh", "1");
+	ck_assert_int_eq(t_read_file("/proc/vmstat", buf, sizeof(buf)), 0);
+	p = strstr(buf, "nr_foll_pin_acquired ");
+	if (p)
+		sscanf(p, "nr_foll_pin_acquired %ld", &acq);
+	p = strstr(buf, "nr_foll_pin_released ");
+	if (p)
+		sscanf(p, "nr_foll_pin_released %ld", &rel);
+	ck_assert(acq >= 0 && rel >= 0);
+	return acq - rel;
+}
+
+static inline int t_count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+/* Snapshot of /dev/npu_dma0 .. /dev/npu_dma<nr_npus - 1>. */
+static inline void t_state_get(struct t_state *s, int nr_npus)
+{
+	struct npu_dma_info info;
+	int i, fd;
+
+	memset(s, 0, sizeof(*s));
+	s->nr_npus = nr_npus;
+	s->pins = t_pins_held();
+	for (i = 0; i < nr_npus && i < T_STATE_NPUS; i++) {
+		fd = npu_raw_open(i);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(npu_raw_info(fd, &info), 0);
+		close(fd);
+		s->mem_free[i] = info.mem_free;
+		t_read_attr(s->queues[i], sizeof(s->queues[i]),
+			    "/sys/class/npu_dma/npu_dma%d/queues", i);
+		t_read_attr(s->clients[i], sizeof(s->clients[i]),
+			    "/sys/class/npu_dma/npu_dma%d/clients", i);
+	}
+	s->fds = t_count_fds();
+}
+
+static inline int t_state_same(const struct t_state *a, const struct t_state *b)
+{
+	int i;
+
+	if (a->pins != b->pins || a->fds != b->fds || a->nr_npus != b->nr_npus)
+		return 0;
+	for (i = 0; i < a->nr_npus && i < T_STATE_NPUS; i++)
+		if (a->mem_free[i] != b->mem_free[i] ||
+		    strcmp(a->queues[i], b->queues[i]) ||
+		    strcmp(a->clients[i], b->clients[i]))
+			return 0;
+	return 1;
+}
+
+static inline void t_state_print(const struct t_state *a, const struct t_state *b)
+{
+	int i;
+
+	printf("state: pins %ld -> %ld, fds %d -> %d\n", a->pins, b->pins, a->fds, b->fds);
+	for (i = 0; i < a->nr_npus && i < T_STATE_NPUS; i++)
+		printf("state: npu %d: mem_free %" PRIu64 " -> %" PRIu64
+		       ", queues %s -> %s, clients '%s' -> '%s'\n", i,
+		       a->mem_free[i], b->mem_free[i], a->queues[i], b->queues[i],
+		       a->clients[i], b->clients[i]);
+}
+
+/*
+ * Wait up to 10 s (the last reference of a killed process's files may
+ * drop after it is reaped) for the state to come back to start; 1 if it
+ * did, else print the difference and return 0.
+ */
+static inline int t_state_back(const struct t_state *start)
+{
+	struct timespec ts = { 0, 20 * 1000000L };
+	struct t_state cur;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		t_state_get(&cur, start->nr_npus);
+		if (t_state_same(start, &cur))
+			return 1;
+		nanosleep(&ts, NULL);
+	}
+	t_state_print(start, &cur);
+	return 0;
+}
+
+#endif /* T_STATE_H */
