@@ -61,6 +61,7 @@ struct acl_ring {
 	pthread_cond_t wait_cond;	/* a poller finished a round */
 	bool polling;			/* one waiter reads the eventfd */
 	bool destroyed;			/* QUEUE_DESTROY was issued */
+	bool lazy_doorbell;		/* kernel has NEED_WAKEUP: ring only if set */
 };
 
 struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err);

@@ -86,6 +86,8 @@ struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err)
 	*err = acl_ring_map(r, &c);
 	if (*err)
 		goto err_destroy;
+	/* A kernel that asks for doorbells says so on a new, idle queue. */
+	r->lazy_doorbell = r->ctrl->flags & NPU_DMA_QUEUE_S_NEED_WAKEUP;
 	acl_ring_init_sync(r);
 	return r;
 
@@ -140,6 +142,36 @@ static int acl_ring_doorbell(struct acl_ring *r)
 	return ret < 0 ? ret : 0;
 }
 
+/* Free slots: what the kernel has not consumed yet still holds its slot. */
+static uint32_t acl_ring_room(const struct acl_ring *r, uint32_t tail)
+{
+	return r->entries - (tail - __atomic_load_n(&r->ctrl->sq_head,
+						    __ATOMIC_ACQUIRE));
+}
+
+/*
+ * After publishing @tail: ring the doorbell only if the queue is idle
+ * (NEED_WAKEUP); a working queue picks the descriptors up by itself, so
+ * a busy stream costs no system call per copy.
+ */
+static int acl_ring_kick(struct acl_ring *r, uint32_t tail)
+{
+	int ret;
+
+	if (r->lazy_doorbell) {
+		/* Pairs with the kernel's barrier between setting the flag
+		 * and its last look at sq_tail. */
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (!(__atomic_load_n(&r->ctrl->flags, __ATOMIC_RELAXED) &
+		      NPU_DMA_QUEUE_S_NEED_WAKEUP))
+			return 0;
+	}
+	ret = acl_ring_doorbell(r);
+	if (ret && __atomic_load_n(&r->ctrl->sq_head, __ATOMIC_ACQUIRE) == tail)
+		ret = 0;	/* the queue's worker took them meanwhile */
+	return ret;
+}
+
 int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 			   size_t n, uint64_t *first, uint64_t *last)
 {
@@ -151,15 +183,20 @@ int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 	if (r->destroyed)
 		return -ENOENT;
 	while (i < n) {
-		/* Every doorbell empties the ring: a burst fits whole. */
 		size_t burst = n - i < r->entries ? n - i : r->entries;
 		size_t k;
 
+		/* A doorbell empties the ring: then a burst fits whole. */
+		if (acl_ring_room(r, tail) < burst) {
+			ret = acl_ring_doorbell(r);
+			if (ret)
+				return i ? -EIO : ret;
+		}
 		for (k = 0; k < burst; k++)
 			r->ring[(tail + k) & (r->entries - 1)] = d[i + k];
 		tail += (uint32_t)burst;
 		__atomic_store_n(&r->ctrl->sq_tail, tail, __ATOMIC_RELEASE);
-		ret = acl_ring_doorbell(r);
+		ret = acl_ring_kick(r, tail);
 		if (ret) {
 			/* Nothing consumed: take the burst back. */
 			tail -= (uint32_t)burst;
