@@ -19,13 +19,6 @@
 
 #define ACL_DESC_BATCH	64	/* descriptors built per doorbell */
 
-struct acl_xfer {
-	struct acl_device *dev;		/* NPU that runs it; NULL for H2H */
-	struct npu_dma_desc tmpl;	/* opcode, flags, addresses */
-	uint64_t len;
-	bool pageable;			/* names unregistered host memory */
-};
-
 static aclError acl_copy_edge_checks(const void *dst, const void *src,
 				     aclrtMemcpyKind kind)
 {
@@ -114,9 +107,8 @@ static aclError acl_plan_host_dev(struct acl_xfer *x, const char *name,
  * Plan a copy. @run is the NPU the caller will run it on (a stream's), or
  * NULL to use the device memory's own.
  */
-static aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
-			      size_t count, aclrtMemcpyKind kind,
-			      struct acl_device *run)
+aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
+		       size_t count, aclrtMemcpyKind kind, struct acl_device *run)
 {
 	struct acl_device *sdev, *ddev;
 	enum acl_loc sloc = acl_classify(src, &sdev);
@@ -165,9 +157,14 @@ static aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
 	}
 }
 
-/* Push the whole transfer to @r in batches: 0 or -errno. */
+/*
+ * Push the whole transfer in batches: to stream @s (acl_stream_put_descs:
+ * it may capture them), or, when @s is NULL, to library ring @r. Return:
+ * 0 or -errno; *@last stays 0 if nothing was submitted (captured).
+ */
 static int acl_xfer_submit(const struct acl_xfer *x, struct acl_ring *r,
-			   uint64_t *first, uint64_t *last)
+			   struct acl_stream *s, uint64_t *first,
+			   uint64_t *last)
 {
 	uint64_t max = x->dev->info.max_copy_len ? x->dev->info.max_copy_len :
 		       (1ULL << 30);
@@ -175,8 +172,9 @@ static int acl_xfer_submit(const struct acl_xfer *x, struct acl_ring *r,
 	uint64_t done = 0, f, l;
 	int err = 0;
 
-	*first = 0;
-	pthread_mutex_lock(&r->lock);
+	*first = *last = 0;
+	if (!s)
+		pthread_mutex_lock(&r->lock);
 	while (!err && done < x->len) {
 		size_t n = acl_build_descs(d, ACL_DESC_BATCH, &t, x->len - done,
 					   max);
@@ -185,8 +183,9 @@ static int acl_xfer_submit(const struct acl_xfer *x, struct acl_ring *r,
 
 		for (i = 0; i < n; i++)
 			span += d[i].len;
-		err = acl_ring_submit_locked(r, d, n, &f, &l);
-		if (!err) {
+		err = s ? acl_stream_put_descs(s, d, n, &f, &l) :
+			  acl_ring_submit_locked(r, d, n, &f, &l);
+		if (!err && l) {
 			if (!*first)
 				*first = f;
 			*last = l;
@@ -196,12 +195,13 @@ static int acl_xfer_submit(const struct acl_xfer *x, struct acl_ring *r,
 		if (t.opcode == NPU_DMA_OP_COPY)
 			t.src += span;
 	}
-	pthread_mutex_unlock(&r->lock);
+	if (!s)
+		pthread_mutex_unlock(&r->lock);
 	return err;
 }
 
 /* Run a planned transfer synchronously, on a library ring. */
-static aclError acl_xfer_run_sync(const struct acl_xfer *x)
+aclError acl_xfer_run_sync(const struct acl_xfer *x)
 {
 	uint64_t first, last;
 	struct acl_ring *r;
@@ -211,7 +211,7 @@ static aclError acl_xfer_run_sync(const struct acl_xfer *x)
 	r = acl_sync_ring_acquire(x->dev, &slot, &ret);
 	if (!r)
 		return ret;
-	err = acl_xfer_submit(x, r, &first, &last);
+	err = acl_xfer_submit(x, r, NULL, &first, &last);
 	if (!err)
 		err = acl_ring_wait(r, last, -1);
 	if (!err)
@@ -226,15 +226,21 @@ static aclError acl_xfer_run_sync(const struct acl_xfer *x)
 }
 
 /* Run a planned transfer on a stream (waiting if it is pageable). */
-static aclError acl_xfer_run_async(const struct acl_xfer *x,
-				   struct acl_stream *s)
+aclError acl_xfer_run_async(const struct acl_xfer *x, struct acl_stream *s)
 {
 	uint64_t first, last;
-	int err = acl_xfer_submit(x, s->ring, &first, &last);
+	aclError ret;
+	int err;
 
+	if (x->pageable) {
+		ret = acl_capture_reject_pageable(s);
+		if (ret)
+			return ret;
+	}
+	err = acl_xfer_submit(x, s->ring, s, &first, &last);
 	if (err)
 		return acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT");
-	if (!x->pageable)
+	if (!x->pageable || !last)
 		return ACL_SUCCESS;
 	err = acl_ring_wait(s->ring, last, -1);
 	if (err)
@@ -261,6 +267,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax,
 			       destMax);
 	if (dst == src)
 		return ACL_SUCCESS;
+	if (acl_capture_forbids_sync())
+		return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+			       "synchronous copy while a capture forbids it");
 	if (!acl_current_ctx())
 		return ACL_ERROR_RT_CONTEXT_NULL;
 	ret = acl_plan_copy(&x, dst, src, count, kind, NULL);
@@ -332,8 +341,8 @@ aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src,
  * host memory qualify; other host memory is undefined in CANN and
  * rejected here.
  */
-static aclError acl_plan_fill(struct acl_xfer *x, void *p, int32_t value,
-			      size_t count, struct acl_device *run)
+aclError acl_plan_fill(struct acl_xfer *x, void *p, int32_t value, size_t count,
+		       struct acl_device *run)
 {
 	struct acl_device *dev;
 	enum acl_loc loc = acl_classify(p, &dev);
@@ -386,6 +395,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount,
 	ret = acl_memset_checks(devPtr, maxCount, count);
 	if (ret)
 		return ret;
+	if (acl_capture_forbids_sync())
+		return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+			       "synchronous memset while a capture forbids it");
 	if (!acl_current_ctx())
 		return ACL_ERROR_RT_CONTEXT_NULL;
 	ret = acl_plan_fill(&x, devPtr, value, count, NULL);

@@ -108,6 +108,17 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event,
 	return acl_create_event_api(event, flag, true, true);
 }
 
+/* Sync, query and elapsed time are illegal on a record being captured. */
+static bool acl_event_captured(struct acl_event *e, const char *name,
+			       aclError *ret)
+{
+	if (!__atomic_load_n(&e->captured, __ATOMIC_ACQUIRE))
+		return false;
+	*ret = acl_err(ACL_ERROR_RT_EVENT_CAPTURED,
+		       "%s=%p was recorded into a capture", name, (void *)e);
+	return true;
+}
+
 static struct acl_event *acl_event_lookup(aclrtEvent handle, const char *name,
 					  aclError *ret)
 {
@@ -173,6 +184,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 					      aclrtStream stream)
 {
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_EVENT_RECORD };
+	struct acl_ref ref = { .kind = ACL_REF_EVENT };
 	struct acl_stream *s;
 	struct acl_event *e;
 	uint64_t first, last;
@@ -194,15 +206,9 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 			       "event of device %d, stream of device %d",
 			       e->dev->id, s->ctx->dev->id);
 	d.dst = e->slot;
-	pthread_mutex_lock(&e->lock);
-	err = acl_ring_submit(s->ring, &d, 1, &first, &last);
-	if (!err) {
-		acl_event_clear(e);
-		acl_ring_get(s->ring);
-		e->ring = s->ring;
-		e->seq = last;
-	}
-	pthread_mutex_unlock(&e->lock);
+	ref.ev = e;
+	/* The stream tells the event its (ring, seq), or that it captured. */
+	err = acl_stream_put(s, &d, 1, &ref, 1, &first, &last);
 	return err ? acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT") : ACL_SUCCESS;
 }
 
@@ -232,7 +238,7 @@ static aclError acl_query_event(aclrtEvent event, const void *status,
 	if (!status)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "status is NULL");
 	e = acl_event_lookup(event, "event", &ret);
-	if (e)
+	if (e && !acl_event_captured(e, "event", &ret))
 		*done = acl_event_done(e, &recorded);
 	return ret;
 }
@@ -274,7 +280,7 @@ static aclError acl_sync_event(aclrtEvent event, int32_t timeout)
 	int err;
 
 	e = acl_event_lookup(event, "event", &ret);
-	if (!e)
+	if (!e || acl_event_captured(e, "event", &ret))
 		return ret;
 	if (!acl_event_record_of(e, &r, &seq))
 		return ACL_SUCCESS;
@@ -350,7 +356,9 @@ static aclError acl_event_time_of(aclrtEvent handle, const char *name,
 	aclError ret;
 
 	e = acl_event_lookup(handle, name, &ret);
-	return e ? acl_event_time(e, name, ns) : ret;
+	if (!e || acl_event_captured(e, name, &ret))
+		return ret;
+	return acl_event_time(e, name, ns);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms,
@@ -411,7 +419,7 @@ static aclError acl_wait_event(aclrtStream stream, aclrtEvent event)
 	if (acl_ring_completed(r) < seq) {
 		d.wait_queue = r->id;
 		d.value = seq;
-		err = acl_ring_submit(s->ring, &d, 1, &first, &last);
+		err = acl_stream_put_descs(s, &d, 1, &first, &last);
 	}
 	acl_ring_put(r);
 	return err ? acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT") : ACL_SUCCESS;
@@ -460,6 +468,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event,
 	 */
 	pthread_mutex_lock(&e->lock);
 	acl_event_clear(e);
+	e->captured = false;
 	pthread_mutex_unlock(&e->lock);
 	return ACL_SUCCESS;
 }

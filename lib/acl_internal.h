@@ -42,6 +42,9 @@
 
 struct acl_device;
 struct acl_context;
+struct acl_graph;
+struct acl_hostq;
+struct acl_sub;
 
 /* ---- acl_ring.c: one kernel queue ------------------------------------ */
 
@@ -81,6 +84,13 @@ uint64_t acl_ring_completed(const struct acl_ring *r);
 uint64_t acl_ring_last_seq(struct acl_ring *r);
 /* Wait until @seq completed: 0, -ETIMEDOUT, or -ENODEV (NPU gone). */
 int acl_ring_wait(struct acl_ring *r, uint64_t seq, int32_t timeout_ms);
+/*
+ * Wait until the queue parks at HOST_BARRIER @seq: 0; 1 if it went past
+ * without a release (failed or aborted); -ETIMEDOUT or -ENODEV.
+ */
+int acl_ring_wait_barrier(struct acl_ring *r, uint64_t seq, int32_t timeout_ms);
+/* BARRIER_RELEASE of @seq: 0 or -errno. */
+int acl_ring_barrier_release(struct acl_ring *r, uint64_t seq);
 /* Error (-errno) of a failed descriptor in [first, last], or 0. */
 int acl_ring_error_in(const struct acl_ring *r, uint64_t first, uint64_t last);
 uint32_t acl_ring_error_count(const struct acl_ring *r);
@@ -98,6 +108,9 @@ struct acl_stream {
 	struct acl_ring *ring;
 	uint32_t errors_seen;		/* ring error_count already reported */
 	struct acl_stream *next;	/* in ctx->streams, under dev->lock */
+	struct acl_graph *graph;	/* capture in progress, under ring->lock */
+	struct acl_hostq *hostq;	/* host-task runner (acl_callback.c) */
+	struct acl_sub *sub;		/* report thread, under acl_sub_lock */
 };
 
 struct acl_context {
@@ -121,6 +134,7 @@ struct acl_event {
 	pthread_mutex_t lock;		/* protects the record state below */
 	struct acl_ring *ring;		/* ring of the last record, or NULL */
 	uint64_t seq;			/* its EVENT_RECORD sequence number */
+	bool captured;			/* last record went into a capture */
 };
 
 struct acl_device {
@@ -237,6 +251,111 @@ aclError acl_stream_sync(struct acl_stream *s, int32_t timeout_ms);
 /* Report (once) a failure of the stream's descriptors in [first, last]. */
 aclError acl_stream_check_range(struct acl_stream *s, uint64_t first,
 				uint64_t last);
+
+/*
+ * A descriptor of a submission that needs host-side bookkeeping: a
+ * HOST_BARRIER run by the stream's host-task runner, or an EVENT_RECORD
+ * whose event learns the record's (ring, seq).
+ */
+enum acl_ref_kind {
+	ACL_REF_HOST_TASK = 1,
+	ACL_REF_EVENT = 2,
+};
+
+struct acl_ref {
+	size_t idx;			/* index of the descriptor */
+	enum acl_ref_kind kind;
+	struct acl_htask *task;		/* HOST_TASK: template, copied */
+	struct acl_event *ev;		/* EVENT */
+};
+
+/*
+ * The one way work reaches a stream: push @n descriptors to its ring, or,
+ * while the stream is capturing, append them to the capture. Return: 0 or
+ * -errno; *@first and *@last are the sequence numbers used, both 0 when
+ * the descriptors were captured rather than submitted.
+ */
+int acl_stream_put_descs(struct acl_stream *s, const struct npu_dma_desc *d,
+			 size_t n, uint64_t *first, uint64_t *last);
+/* acl_stream_put_descs() with @nrefs bookkeeping entries. */
+int acl_stream_put(struct acl_stream *s, const struct npu_dma_desc *d,
+		   size_t n, const struct acl_ref *refs, size_t nrefs,
+		   uint64_t *first, uint64_t *last);
+/* Is @s capturing? (unlocked peek, for the API-edge checks) */
+bool acl_stream_capturing(struct acl_stream *s);
+
+/* ---- acl_callback.c: host tasks in stream order ----------------------- */
+
+enum acl_htask_kind {
+	ACL_HT_CALLBACK = 1,		/* aclrtLaunchCallback */
+	ACL_HT_HOST_FUNC,		/* aclrtLaunchHostFunc */
+	ACL_HT_VALUE_WRITE,		/* aclrtValueWrite */
+	ACL_HT_VALUE_WAIT,		/* aclrtValueWait */
+};
+
+/* One HOST_BARRIER's host part. */
+struct acl_htask {
+	enum acl_htask_kind kind;
+	bool block;			/* CALLBACK: ACL_CALLBACK_BLOCK */
+	void (*fn)(void *arg);
+	void *arg;
+	struct acl_device *dev;		/* VALUE_*: NPU of @addr */
+	uint64_t addr;			/* VALUE_*: device address */
+	uint64_t value;			/* VALUE_* */
+	uint32_t flag;			/* VALUE_WAIT: ACL_STREAM_WAIT_VALUE_* */
+	/* Set when queued: */
+	uint64_t seq;			/* its HOST_BARRIER */
+	struct acl_sub *sub;		/* CALLBACK: the thread to run it */
+	bool done;			/* CALLBACK: ran (under sub->lock) */
+	struct acl_htask *next;
+};
+
+/* Start @s's runner thread unless it runs: 0 or -errno. */
+int acl_hostq_start(struct acl_stream *s);
+/*
+ * Copies of the host tasks among @refs, the first descriptor having
+ * sequence number @base; NULL with *@err -ENOMEM, or NULL if none.
+ */
+struct acl_htask *acl_hostq_prepare(struct acl_stream *s,
+				    const struct acl_ref *refs, size_t nrefs,
+				    uint64_t base, int *err);
+/*
+ * Hand prepared tasks to the runner, those up to @upto (submitted); free
+ * the others. Caller holds s->ring->lock, so tasks arrive in order.
+ */
+void acl_hostq_commit(struct acl_stream *s, struct acl_htask *list,
+		      uint64_t upto);
+/* Stop and free @s's runner (after its ring was shut down). */
+void acl_hostq_stop(struct acl_stream *s);
+/* Detach @s from its report thread (stream destruction). */
+void acl_sub_detach(struct acl_stream *s);
+/* Queue one host task on @s: HOST_BARRIER plus @t. aclError. */
+aclError acl_htask_launch(struct acl_stream *s, const struct acl_htask *t);
+
+/* ---- acl_value.c ----------------------------------------------------- */
+
+/* CANN's ACL_STREAM_WAIT_VALUE_* test of @cur against @value. */
+bool acl_value_met(uint64_t cur, uint64_t value, uint32_t flag);
+/*
+ * Run a VALUE_WRITE / VALUE_WAIT task in a runner, whose private copy
+ * ring *@io is created on first use: 0 or -errno.
+ */
+int acl_value_run(const struct acl_htask *t, struct acl_ring **io);
+
+/* ---- acl_capture.c --------------------------------------------------- */
+
+/* Append to a capture (caller holds the stream's ring lock): 0 or -errno. */
+int acl_capture_append(struct acl_graph *g, const struct npu_dma_desc *d,
+		       size_t n, const struct acl_ref *refs, size_t nrefs);
+/*
+ * A pageable host buffer in an async copy on @s: if @s captures, the
+ * capture is invalidated and the error returned; else ACL_SUCCESS.
+ */
+aclError acl_capture_reject_pageable(struct acl_stream *s);
+/* Do the capture modes forbid a synchronous copy/memset on this thread? */
+bool acl_capture_forbids_sync(void);
+/* End @s's capture, if any, dropping what it recorded (stream teardown). */
+void acl_capture_drop(struct acl_stream *s);
 
 /* ---- acl_va.c: device pointers --------------------------------------- */
 
@@ -355,6 +474,52 @@ struct acl_alloc_req {
  */
 aclError acl_malloc_params(size_t size, uint32_t policy, bool pad, bool cfg,
 			   struct acl_alloc_req *req);
+
+/* ---- acl_copy.c: planned transfers, shared by the copy files ---------- */
+
+/* A copy or fill, planned: what a 1-D call needs to run it. */
+struct acl_xfer {
+	struct acl_device *dev;		/* NPU that runs it; NULL for H2H */
+	struct npu_dma_desc tmpl;	/* opcode, flags, addresses */
+	uint64_t len;
+	bool pageable;			/* names unregistered host memory */
+};
+
+/*
+ * Plan a copy of @count bytes: pointer classes, CANN's kind rules, the
+ * NPU and the descriptor template. @run is the NPU the caller will run
+ * it on (a stream's), or NULL for the device memory's own. aclError
+ * (recorded).
+ */
+aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
+		       size_t count, aclrtMemcpyKind kind, struct acl_device *run);
+/* Plan a FILL of the low byte of @value over @count bytes at @p. */
+aclError acl_plan_fill(struct acl_xfer *x, void *p, int32_t value, size_t count,
+		       struct acl_device *run);
+/* Run a planned transfer on a library ring and wait for it. */
+aclError acl_xfer_run_sync(const struct acl_xfer *x);
+/* Queue a planned transfer on @s (and wait for it when pageable). */
+aclError acl_xfer_run_async(const struct acl_xfer *x, struct acl_stream *s);
+
+/* ---- acl_submit.c: running prepared descriptors ---------------------- */
+
+#define ACL_SYNC_RING_ENTRIES	256	/* descriptors per library ring */
+
+/*
+ * Run @n descriptors on one of @dev's library rings and wait for them.
+ * They go in doorbells of @unit descriptors (0: as many as the ring
+ * takes), so a BATCH_BEGIN ... BATCH_END group laid out on @unit
+ * boundaries stays in one doorbell. aclError (recorded).
+ */
+aclError acl_descs_sync(struct acl_device *dev, const struct npu_dma_desc *d,
+			size_t n, size_t unit);
+/*
+ * Queue @n descriptors on @s through acl_stream_put_descs(), one call
+ * per @unit (0: one call). With @wait (pageable host memory) return
+ * only when they completed, reporting their failure. aclError.
+ */
+aclError acl_descs_stream(struct acl_stream *s, const struct npu_dma_desc *d,
+			  size_t n, size_t unit, bool wait);
 
 /* ---- helpers ---------------------------------------------------------- */
 

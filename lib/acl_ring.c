@@ -284,17 +284,32 @@ static void acl_cond_wait_ms(struct acl_ring *r, int ms)
 	pthread_cond_timedwait(&r->wait_cond, &r->wait_lock, &ts);
 }
 
-int acl_ring_wait(struct acl_ring *r, uint64_t seq, int32_t timeout_ms)
+static bool acl_ring_reached(const struct acl_ring *r, uint64_t seq)
+{
+	return acl_ring_completed(r) >= seq;
+}
+
+/* The queue is parked at HOST_BARRIER @seq, or went past it. */
+static bool acl_ring_at_barrier(const struct acl_ring *r, uint64_t seq)
+{
+	return __atomic_load_n(&r->ctrl->barrier_seq, __ATOMIC_ACQUIRE) == seq ||
+	       acl_ring_completed(r) >= seq;
+}
+
+/* Wait until @done(r, seq), sharing the eventfd with the other waiters. */
+static int acl_ring_wait_for(struct acl_ring *r,
+			     bool (*done)(const struct acl_ring *, uint64_t),
+			     uint64_t seq, int32_t timeout_ms)
 {
 	uint64_t deadline = 0;
 	int ret = 0;
 
-	if (acl_ring_completed(r) >= seq)
+	if (done(r, seq))
 		return 0;
 	if (timeout_ms >= 0)
 		deadline = acl_now_ns() + (uint64_t)timeout_ms * 1000000ULL;
 	pthread_mutex_lock(&r->wait_lock);
-	while (!ret && acl_ring_completed(r) < seq) {
+	while (!ret && !done(r, seq)) {
 		int ms = acl_ms_left(deadline);
 
 		if (acl_ring_dead(r))
@@ -314,6 +329,27 @@ int acl_ring_wait(struct acl_ring *r, uint64_t seq, int32_t timeout_ms)
 	}
 	pthread_mutex_unlock(&r->wait_lock);
 	return ret;
+}
+
+int acl_ring_wait(struct acl_ring *r, uint64_t seq, int32_t timeout_ms)
+{
+	return acl_ring_wait_for(r, acl_ring_reached, seq, timeout_ms);
+}
+
+int acl_ring_wait_barrier(struct acl_ring *r, uint64_t seq, int32_t timeout_ms)
+{
+	int ret = acl_ring_wait_for(r, acl_ring_at_barrier, seq, timeout_ms);
+
+	if (ret)
+		return ret;
+	return acl_ring_completed(r) >= seq ? 1 : 0;
+}
+
+int acl_ring_barrier_release(struct acl_ring *r, uint64_t seq)
+{
+	struct npu_dma_barrier_release b = { .queue_id = r->id, .seq = seq };
+
+	return acl_ioctl(r->fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &b);
 }
 
 int acl_ring_error_in(const struct acl_ring *r, uint64_t first, uint64_t last)

@@ -48,9 +48,93 @@ struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 void acl_stream_free(struct acl_stream *s)
 {
 	s->magic = 0;
+	acl_capture_drop(s);
+	/* The runner serves the host tasks the queue still has to pass. */
 	acl_ring_shutdown(s->ring);
+	acl_hostq_stop(s);
+	acl_sub_detach(s);
 	acl_ring_put(s->ring);
 	free(s);
+}
+
+bool acl_stream_capturing(struct acl_stream *s)
+{
+	return __atomic_load_n(&s->graph, __ATOMIC_ACQUIRE) != NULL;
+}
+
+static bool acl_refs_have_tasks(const struct acl_ref *refs, size_t nrefs)
+{
+	size_t i;
+
+	for (i = 0; i < nrefs; i++)
+		if (refs[i].kind == ACL_REF_HOST_TASK)
+			return true;
+	return false;
+}
+
+/* Tell the events among @refs where they were recorded (or captured). */
+static void acl_refs_events(struct acl_stream *s, const struct acl_ref *refs,
+			    size_t nrefs, uint64_t first)
+{
+	struct acl_event *e;
+	size_t i;
+
+	for (i = 0; i < nrefs; i++) {
+		if (refs[i].kind != ACL_REF_EVENT)
+			continue;
+		e = refs[i].ev;
+		pthread_mutex_lock(&e->lock);
+		e->captured = !first;
+		if (first) {
+			if (e->ring)
+				acl_ring_put(e->ring);
+			acl_ring_get(s->ring);
+			e->ring = s->ring;
+			e->seq = first + refs[i].idx;
+		}
+		pthread_mutex_unlock(&e->lock);
+	}
+}
+
+int acl_stream_put(struct acl_stream *s, const struct npu_dma_desc *d,
+		   size_t n, const struct acl_ref *refs, size_t nrefs,
+		   uint64_t *first, uint64_t *last)
+{
+	struct acl_ring *r = s->ring;
+	struct acl_htask *tasks;
+	int err = 0;
+
+	*first = *last = 0;
+	if (acl_refs_have_tasks(refs, nrefs))
+		err = acl_hostq_start(s);
+	if (err)
+		return err;
+	pthread_mutex_lock(&r->lock);
+	if (s->graph) {
+		err = acl_capture_append(s->graph, d, n, refs, nrefs);
+	} else {
+		tasks = acl_hostq_prepare(s, refs, nrefs, r->seq + 1, &err);
+		if (!err)
+			err = acl_ring_submit_locked(r, d, n, first, last);
+		if (tasks)
+			acl_hostq_commit(s, tasks, r->seq);
+	}
+	pthread_mutex_unlock(&r->lock);
+	if (!err)
+		acl_refs_events(s, refs, nrefs, *first);
+	return err;
+}
+
+int acl_stream_put_descs(struct acl_stream *s, const struct npu_dma_desc *d,
+			 size_t n, uint64_t *first, uint64_t *last)
+{
+	return acl_stream_put(s, d, n, NULL, 0, first, last);
+}
+
+static aclError acl_stream_captured_err(struct acl_stream *s)
+{
+	return acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
+		       "stream %d is capturing", s->id);
 }
 
 struct acl_stream *acl_stream_lookup(aclrtStream handle, aclError *ret)
@@ -173,6 +257,8 @@ static aclError acl_destroy_stream(aclrtStream stream)
 	if (s == ctx->defstream)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "stream=%p is a default stream", stream);
+	if (acl_stream_capturing(s))
+		return acl_stream_captured_err(s);
 	pthread_mutex_lock(&ctx->dev->lock);
 	for (pp = &ctx->streams; *pp && *pp != s; pp = &(*pp)->next)
 		;
@@ -207,6 +293,8 @@ static aclError acl_sync_stream(aclrtStream stream, int32_t timeout)
 	if (s->flags & (ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY |
 			ACL_STREAM_CPU_SCHEDULE))
 		return ACL_SUCCESS;
+	if (acl_stream_capturing(s))
+		return acl_stream_captured_err(s);
 	return acl_stream_sync(s, timeout);
 }
 
@@ -237,6 +325,8 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream,
 	s = acl_stream_lookup(stream, &ret);
 	if (!s)
 		return ret;
+	if (acl_stream_capturing(s))
+		return acl_stream_captured_err(s);
 	*status = acl_ring_completed(s->ring) >= acl_ring_last_seq(s->ring) ?
 		  ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
 	return ACL_SUCCESS;

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl: graph capture (aclmdlRI).
+ *
+ * While a stream captures, acl_stream_put() appends what would have been
+ * submitted (descriptors, and the bookkeeping of host tasks and event
+ * records) to the stream's graph instead of ringing the doorbell. A graph
+ * is therefore a ready-made descriptor array: aclmdlRIExecuteAsync()
+ * hands it to acl_stream_put() on the target stream, which copies it into
+ * the ring and rings the doorbell once per ring-full (once for graphs of
+ * up to 1024 descriptors), queues copies of its host tasks for the
+ * stream's runner and points its events at the new records.
+ *
+ * The driver validates every descriptor at each doorbell (flags, lengths,
+ * and that each address lies inside a live allocation or registration of
+ * the process), so a replay naming memory freed since the capture fails
+ * that descriptor with -EFAULT, reported by the stream's synchronize,
+ * instead of touching someone else's memory. See Documentation/libacl.rst.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl_internal.h"
+
+#define ACL_GRAPH_MAGIC		0x61636c67U	/* "aclg" */
+
+struct acl_graph {
+	uint32_t pad[4];		/* keeps magic clear of malloc's free list */
+	uint32_t magic;
+	struct acl_device *dev;
+	struct acl_stream *stream;	/* capturing on it; NULL once ended */
+	aclmdlRICaptureMode mode;
+	pthread_t owner;		/* thread that began the capture */
+	bool invalid;			/* an error broke the capture */
+	bool callbacks;			/* has aclrtLaunchCallback tasks */
+	struct npu_dma_desc *d;
+	size_t n, cap;
+	struct acl_ref *refs;		/* HOST_TASK templates are owned */
+	size_t nrefs, rcap;
+	struct acl_graph *next;		/* in acl_cap_active while capturing */
+};
+
+/* Protects acl_cap_active; acl_cap_count mirrors its length (atomic). */
+static pthread_mutex_t acl_cap_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct acl_graph *acl_cap_active;
+static int acl_cap_count;
+/* aclmdlRICaptureThreadExchangeMode(): the calling thread's mode. */
+static __thread aclmdlRICaptureMode acl_cap_mode;
+
+static void acl_graph_free(struct acl_graph *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nrefs; i++)
+		free(g->refs[i].task);
+	free(g->refs);
+	free(g->d);
+	/* Atomic: a plain store right before free() may be optimised out. */
+	__atomic_store_n(&g->magic, 0, __ATOMIC_RELEASE);
+	free(g);
+}
+
+static int acl_grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 16;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*p, ncap * size);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+static int acl_capture_add_ref(struct acl_graph *g, const struct acl_ref *r,
+			       size_t base)
+{
+	struct acl_ref *out = &g->refs[g->nrefs];
+
+	*out = *r;
+	out->idx += base;
+	if (r->kind == ACL_REF_HOST_TASK) {
+		out->task = malloc(sizeof(*out->task));
+		if (!out->task)
+			return -ENOMEM;
+		*out->task = *r->task;
+		out->task->sub = NULL;
+		out->task->next = NULL;
+		g->callbacks |= r->task->kind == ACL_HT_CALLBACK;
+	}
+	g->nrefs++;
+	return 0;
+}
+
+int acl_capture_append(struct acl_graph *g, const struct npu_dma_desc *d,
+		       size_t n, const struct acl_ref *refs, size_t nrefs)
+{
+	size_t i, base = g->n;
+	int err;
+
+	if (g->invalid)
+		return 0;	/* dropped: aclmdlRICaptureEnd reports it */
+	err = acl_grow((void **)&g->d, &g->cap, g->n + n, sizeof(*d));
+	if (!err)
+		err = acl_grow((void **)&g->refs, &g->rcap, g->nrefs + nrefs,
+			       sizeof(*refs));
+	for (i = 0; !err && i < nrefs; i++)
+		err = acl_capture_add_ref(g, &refs[i], base);
+	if (err) {
+		g->invalid = true;
+		return err;
+	}
+	memcpy(g->d + g->n, d, n * sizeof(*d));
+	g->n += n;
+	return 0;
+}
+
+bool acl_capture_forbids_sync(void)
+{
+	aclmdlRICaptureMode tm = acl_cap_mode;
+	pthread_t self = pthread_self();
+	struct acl_graph *g;
+	bool no = false;
+
+	if (!__atomic_load_n(&acl_cap_count, __ATOMIC_ACQUIRE) ||
+	    tm == ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return false;
+	pthread_mutex_lock(&acl_cap_lock);
+	for (g = acl_cap_active; g && !no; g = g->next)
+		no = (g->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED &&
+		      pthread_equal(g->owner, self)) ||
+		     (tm == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
+		      g->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+	pthread_mutex_unlock(&acl_cap_lock);
+	return no;
+}
+
+aclError acl_capture_reject_pageable(struct acl_stream *s)
+{
+	struct acl_graph *g;
+
+	pthread_mutex_lock(&s->ring->lock);
+	g = s->graph;
+	if (g)
+		g->invalid = true;
+	pthread_mutex_unlock(&s->ring->lock);
+	if (!g)
+		return ACL_SUCCESS;
+	return acl_err(acl_capture_forbids_sync() ?
+		       ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC :
+		       ACL_ERROR_RT_PARAM_INVALID,
+		       "stream %d is capturing: an async copy may not use "
+		       "pageable host memory (capture invalidated)", s->id);
+}
+
+static void acl_cap_unlist(struct acl_graph *g)
+{
+	struct acl_graph **pp;
+
+	pthread_mutex_lock(&acl_cap_lock);
+	for (pp = &acl_cap_active; *pp && *pp != g; pp = &(*pp)->next)
+		;
+	if (*pp) {
+		*pp = g->next;
+		__atomic_sub_fetch(&acl_cap_count, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&acl_cap_lock);
+}
+
+/* Detach @s's capture (caller holds s->ring->lock); it, or NULL. */
+static struct acl_graph *acl_capture_detach(struct acl_stream *s)
+{
+	struct acl_graph *g = s->graph;
+
+	if (g) {
+		g->stream = NULL;
+		__atomic_store_n(&s->graph, NULL, __ATOMIC_RELEASE);
+	}
+	return g;
+}
+
+void acl_capture_drop(struct acl_stream *s)
+{
+	struct acl_graph *g;
+
+	pthread_mutex_lock(&s->ring->lock);
+	g = acl_capture_detach(s);
+	pthread_mutex_unlock(&s->ring->lock);
+	if (!g)
+		return;
+	/* A handle from aclmdlRICaptureGetInfo may still name it: keep it. */
+	g->invalid = true;
+	acl_cap_unlist(g);
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream,
+						  aclmdlRICaptureMode mode)
+{
+	struct acl_stream *s;
+	struct acl_graph *g;
+	aclError ret;
+
+	ACL_ENTER();
+	if (!stream)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "stream is NULL");
+	if ((unsigned int)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "mode=%d is invalid",
+			       (int)mode);
+	s = acl_stream_lookup(stream, &ret);
+	if (!s)
+		return ret;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return acl_err(ACL_ERROR_BAD_ALLOC, "no memory for a capture");
+	g->magic = ACL_GRAPH_MAGIC;
+	g->dev = s->ctx->dev;
+	g->mode = mode;
+	g->owner = pthread_self();
+	g->stream = s;
+	pthread_mutex_lock(&s->ring->lock);
+	if (!s->graph)
+		__atomic_store_n(&s->graph, g, __ATOMIC_RELEASE);
+	else
+		ret = ACL_ERROR_STREAM_CAPTURE_CONFLICT;
+	pthread_mutex_unlock(&s->ring->lock);
+	if (ret) {
+		free(g);
+		return acl_err(ret, "stream %d is already capturing", s->id);
+	}
+	pthread_mutex_lock(&acl_cap_lock);
+	g->next = acl_cap_active;
+	acl_cap_active = g;
+	__atomic_add_fetch(&acl_cap_count, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&acl_cap_lock);
+	return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream,
+						aclmdlRI *modelRI)
+{
+	struct acl_graph *g;
+	struct acl_stream *s;
+	aclError ret;
+
+	ACL_ENTER();
+	if (!stream || !modelRI)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "stream=%p modelRI=%p: neither may be NULL", stream,
+			       (void *)modelRI);
+	s = acl_stream_lookup(stream, &ret);
+	if (!s)
+		return ret;
+	pthread_mutex_lock(&s->ring->lock);
+	g = s->graph;
+	if (!g)
+		ret = ACL_ERROR_RT_STREAM_NOT_CAPTURED;
+	else if (g->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED &&
+		 !pthread_equal(g->owner, pthread_self()))
+		ret = ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD;
+	else
+		acl_capture_detach(s);
+	pthread_mutex_unlock(&s->ring->lock);
+	if (ret)
+		return acl_err(ret, "stream %d: %s", s->id,
+			       g ? "capture began on another thread" :
+				   "not capturing");
+	acl_cap_unlist(g);
+	*modelRI = NULL;
+	if (g->invalid) {
+		acl_graph_free(g);
+		return acl_err(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
+			       "stream %d: the capture was invalidated", s->id);
+	}
+	*modelRI = g;
+	return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
+		       aclmdlRI *modelRI)
+{
+	struct acl_graph *g;
+	struct acl_stream *s;
+	aclError ret;
+	bool invalid;
+
+	ACL_ENTER();
+	if (!stream || (!status && !modelRI))
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "stream is NULL, or both outputs are");
+	s = acl_stream_lookup(stream, &ret);
+	if (!s)
+		return ret;
+	pthread_mutex_lock(&s->ring->lock);
+	g = s->graph;
+	invalid = g && g->invalid;
+	pthread_mutex_unlock(&s->ring->lock);
+	if (status)
+		*status = !g ? ACL_MODEL_RI_CAPTURE_STATUS_NONE :
+			  invalid ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED :
+			  ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+	if (modelRI)
+		*modelRI = g;
+	return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
+{
+	aclmdlRICaptureMode old = acl_cap_mode;
+
+	ACL_ENTER();
+	if (!mode || (unsigned int)*mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "mode is NULL or invalid");
+	acl_cap_mode = *mode;
+	*mode = old;
+	return ACL_SUCCESS;
+}
+
+/* Handle -> ended graph, or NULL with the error in *ret. */
+static struct acl_graph *acl_graph_lookup(aclmdlRI modelRI, aclError *ret)
+{
+	struct acl_graph *g = modelRI;
+
+	*ret = ACL_SUCCESS;
+	if (!g)
+		*ret = acl_err(ACL_ERROR_INVALID_PARAM, "modelRI is NULL");
+	else if (g->magic != ACL_GRAPH_MAGIC)
+		*ret = acl_err(ACL_ERROR_RT_INVALID_HANDLE,
+			       "modelRI=%p is not a live graph", modelRI);
+	else if (__atomic_load_n(&g->stream, __ATOMIC_ACQUIRE))
+		*ret = acl_err(ACL_ERROR_RT_MODEL_CAPTURED,
+			       "modelRI=%p is still being captured", modelRI);
+	return *ret ? NULL : g;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI,
+						  aclrtStream stream)
+{
+	uint64_t first, last;
+	struct acl_graph *g;
+	struct acl_stream *s;
+	aclError ret;
+	int err;
+
+	ACL_ENTER();
+	g = acl_graph_lookup(modelRI, &ret);
+	if (!g)
+		return ret;
+	s = acl_stream_lookup(stream, &ret);
+	if (!s)
+		return ret;
+	if (s->ctx->dev != g->dev)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "modelRI=%p was captured on device %d, stream %d "
+			       "is on device %d", modelRI, g->dev->id, s->id,
+			       s->ctx->dev->id);
+	if (g->callbacks && !__atomic_load_n(&s->sub, __ATOMIC_ACQUIRE))
+		return acl_err(ACL_ERROR_RT_STREAM_NO_CB_REG,
+			       "modelRI=%p has callbacks, stream %d no report "
+			       "thread", modelRI, s->id);
+	if (!g->n)
+		return ACL_SUCCESS;
+	err = acl_stream_put(s, g->d, g->n, g->refs, g->nrefs, &first, &last);
+	return err ? acl_err_sys(err, "replaying a graph") : ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI)
+{
+	struct acl_graph *g;
+	aclError ret;
+
+	ACL_ENTER();
+	g = acl_graph_lookup(modelRI, &ret);
+	if (!g)
+		return ret;
+	/* Replays copied what they needed: the rings hold no pointer here. */
+	acl_graph_free(g);
+	return ACL_SUCCESS;
+}

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libacl in the guest: host callbacks in stream order (subscribed report
+ * thread and runtime thread), value write/wait, and callbacks inside a
+ * captured graph. Ordering is shown through data: a callback rewrites a
+ * pinned buffer between two copies of it, so the copy before sees the
+ * old bytes and the copy after the new ones.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "t_acl.h"
+
+#define T_LEN	4096
+
+/* A report thread: aclrtProcessReport until told to stop. */
+struct t_reporter {
+	pthread_t th;
+	volatile int stop;
+	volatile int ran;		/* successful ProcessReport calls */
+};
+
+static void *t_report_main(void *p)
+{
+	struct t_reporter *r = p;
+
+	while (!r->stop)
+		if (aclrtProcessReport(50) == ACL_SUCCESS)
+			__atomic_add_fetch(&r->ran, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void t_reporter_start(struct t_reporter *r)
+{
+	memset(r, 0, sizeof(*r));
+	ck_assert_int_eq(pthread_create(&r->th, NULL, t_report_main, r), 0);
+}
+
+static void t_reporter_stop(struct t_reporter *r)
+{
+	r->stop = 1;
+	pthread_join(r->th, NULL);
+}
+
+/* The buffer a callback rewrites, and what it saw. */
+struct t_cb {
+	uint8_t *buf;
+	uint8_t value;
+	int calls;
+	pthread_t thread;		/* where the callback ran */
+};
+
+static void t_cb_rewrite(void *p)
+{
+	struct t_cb *c = p;
+
+	/* Slow on purpose: a stream that did not wait would overtake it. */
+	usleep(20000);
+	memset(c->buf, c->value, T_LEN);
+	c->thread = pthread_self();
+	__atomic_add_fetch(&c->calls, 1, __ATOMIC_RELAXED);
+}
+
+static void t_cb_count(void *p)
+{
+	__atomic_add_fetch((int *)p, 1, __ATOMIC_RELAXED);
+}
+
+static void t_expect_all(const uint8_t *p, uint8_t v, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < T_LEN; i++)
+		ck_assert_msg(p[i] == v, "%s: byte %zu is %#x, want %#x", what,
+			      i, p[i], v);
+}
+
+struct t_bufs {
+	uint8_t *h, *o0, *o1;
+	void *d0, *d1;
+};
+
+static void t_bufs_alloc(struct t_bufs *b)
+{
+	T_ACL_OK(aclrtMallocHost((void **)&b->h, T_LEN));
+	T_ACL_OK(aclrtMallocHost((void **)&b->o0, T_LEN));
+	T_ACL_OK(aclrtMallocHost((void **)&b->o1, T_LEN));
+	T_ACL_OK(aclrtMalloc(&b->d0, T_LEN, ACL_MEM_MALLOC_HUGE_FIRST));
+	T_ACL_OK(aclrtMalloc(&b->d1, T_LEN, ACL_MEM_MALLOC_HUGE_FIRST));
+	memset(b->h, 1, T_LEN);
+}
+
+static void t_bufs_free(struct t_bufs *b)
+{
+	T_ACL_OK(aclrtFreeHost(b->h));
+	T_ACL_OK(aclrtFreeHost(b->o0));
+	T_ACL_OK(aclrtFreeHost(b->o1));
+	T_ACL_OK(aclrtFree(b->d0));
+	T_ACL_OK(aclrtFree(b->d1));
+}
+
+/* h -> d0, <host step rewrites h to 2>, h -> d1, d0 -> o0, d1 -> o1. */
+static void t_copy_before(struct t_bufs *b, aclrtStream s)
+{
+	T_ACL_OK(aclrtMemcpyAsync(b->d0, T_LEN, b->h, T_LEN,
+				  ACL_MEMCPY_HOST_TO_DEVICE, s));
+}
+
+static void t_copy_after(struct t_bufs *b, aclrtStream s)
+{
+	T_ACL_OK(aclrtMemcpyAsync(b->d1, T_LEN, b->h, T_LEN,
+				  ACL_MEMCPY_HOST_TO_DEVICE, s));
+	T_ACL_OK(aclrtMemcpyAsync(b->o0, T_LEN, b->d0, T_LEN,
+				  ACL_MEMCPY_DEVICE_TO_HOST, s));
+	T_ACL_OK(aclrtMemcpyAsync(b->o1, T_LEN, b->d1, T_LEN,
+				  ACL_MEMCPY_DEVICE_TO_HOST, s));
+}
+
+START_TEST(test_callback_ordered_between_copies)
+{
+	struct t_cb c = { .value = 2 };
+	struct t_reporter r;
+	struct t_bufs b;
+	aclrtStream s;
+	int dev, nb = 0;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	T_ACL_OK(aclrtCreateStream(&s));
+	t_bufs_alloc(&b);
+	c.buf = b.h;
+	t_reporter_start(&r);
+	T_ACL_OK(aclrtSubscribeReport((uint64_t)r.th, s));
+	T_ACL_EQ(aclrtSubscribeReport((uint64_t)r.th, s),
+		 ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	t_copy_before(&b, s);
+	T_ACL_OK(aclrtLaunchCallback(t_cb_rewrite, &c, ACL_CALLBACK_BLOCK, s));
+	T_ACL_OK(aclrtLaunchCallback(t_cb_count, &nb, ACL_CALLBACK_NO_BLOCK, s));
+	t_copy_after(&b, s);
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	t_expect_all(b.o0, 1, "copy before the callback");
+	t_expect_all(b.o1, 2, "copy after the callback");
+	ck_assert(pthread_equal(c.thread, r.th));
+	/* The NO_BLOCK one runs, but the stream did not wait for it. */
+	while (!__atomic_load_n(&nb, __ATOMIC_RELAXED))
+		usleep(1000);
+	T_ACL_OK(aclrtUnSubscribeReport((uint64_t)r.th, s));
+	T_ACL_EQ(aclrtUnSubscribeReport((uint64_t)r.th, s),
+		 ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	T_ACL_EQ(aclrtLaunchCallback(t_cb_count, &nb, ACL_CALLBACK_BLOCK, s),
+		 ACL_ERROR_RT_STREAM_NO_CB_REG);
+	t_reporter_stop(&r);
+	ck_assert_int_ge(r.ran, 1);
+	t_bufs_free(&b);
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+START_TEST(test_callback_errors)
+{
+	aclrtStream s;
+	int dev, n = 0;
+
+	if (!t_acl_use_backend(1, &dev))
+		return;
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_EQ(aclrtProcessReport(0), ACL_ERROR_INVALID_PARAM);
+	T_ACL_EQ(aclrtProcessReport(-2), ACL_ERROR_INVALID_PARAM);
+	T_ACL_EQ(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+	T_ACL_EQ(aclrtLaunchCallback(t_cb_count, &n, ACL_CALLBACK_BLOCK, s),
+		 ACL_ERROR_RT_STREAM_NO_CB_REG);
+	T_ACL_EQ(aclrtLaunchCallback(NULL, &n, ACL_CALLBACK_BLOCK, s),
+		 ACL_ERROR_INVALID_PARAM);
+	T_ACL_OK(aclrtSubscribeReport((uint64_t)pthread_self(), s));
+	T_ACL_EQ(aclrtLaunchCallback(t_cb_count, &n, (aclrtCallbackBlockType)2,
+				     s), ACL_ERROR_INVALID_PARAM);
+	/* Nothing queued: the report times out. */
+	T_ACL_EQ(aclrtProcessReport(20), ACL_ERROR_RT_REPORT_TIMEOUT);
+	/* This very thread serves the stream: NO_BLOCK lets it drain. */
+	T_ACL_OK(aclrtLaunchCallback(t_cb_count, &n, ACL_CALLBACK_NO_BLOCK, s));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	T_ACL_OK(aclrtProcessReport(5000));
+	ck_assert_int_eq(n, 1);
+	T_ACL_OK(aclrtUnSubscribeReport((uint64_t)pthread_self(), s));
+	T_ACL_EQ(aclrtLaunchHostFunc(s, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+START_TEST(test_host_func_ordered)
+{
+	struct t_cb c = { .value = 3 };
+	struct t_bufs b;
+	aclrtStream s;
+	int dev;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	T_ACL_OK(aclrtCreateStream(&s));
+	t_bufs_alloc(&b);
+	c.buf = b.h;
+	t_copy_before(&b, s);
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_rewrite, &c));
+	t_copy_after(&b, s);
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	t_expect_all(b.o0, 1, "copy before the host function");
+	t_expect_all(b.o1, 3, "copy after the host function");
+	ck_assert(!pthread_equal(c.thread, pthread_self()));
+	t_bufs_free(&b);
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+/* Stream a waits on a word stream b writes; then a copies it out. */
+START_TEST(test_value_write_wait)
+{
+	aclrtStream a, b;
+	uint64_t *h;
+	void *word;
+	int dev;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	T_ACL_OK(aclrtCreateStream(&a));
+	T_ACL_OK(aclrtCreateStream(&b));
+	T_ACL_OK(aclrtMallocHost((void **)&h, 64));
+	T_ACL_OK(aclrtMalloc(&word, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+	T_ACL_OK(aclrtMemset(word, 64, 0, 64));
+	h[0] = 0;
+	T_ACL_EQ(aclrtValueWrite(NULL, 1, 0, a), ACL_ERROR_INVALID_PARAM);
+	T_ACL_EQ(aclrtValueWrite(word, 1, 1, a), ACL_ERROR_INVALID_PARAM);
+	T_ACL_EQ(aclrtValueWait(word, 1, 4, a), ACL_ERROR_INVALID_PARAM);
+	T_ACL_EQ(aclrtValueWrite((uint8_t *)word + 4, 1, 0, a),
+		 ACL_ERROR_RT_PARAM_INVALID);
+	T_ACL_EQ(aclrtValueWrite(h, 1, 0, a), ACL_ERROR_RT_PARAM_INVALID);
+
+	T_ACL_OK(aclrtValueWait(word, 0x100000005ULL, ACL_STREAM_WAIT_VALUE_GEQ,
+				a));
+	T_ACL_OK(aclrtMemcpyAsync(h, 8, word, 8, ACL_MEMCPY_DEVICE_TO_HOST, a));
+	usleep(50000);
+	ck_assert_uint_eq(h[0], 0);	/* a is still held */
+	T_ACL_OK(aclrtValueWrite(word, 0x100000007ULL, 0, b));
+	T_ACL_OK(aclrtSynchronizeStream(a));
+	ck_assert_uint_eq(h[0], 0x100000007ULL);
+	/* The other comparisons, each already true. */
+	T_ACL_OK(aclrtValueWait(word, 0x100000007ULL, ACL_STREAM_WAIT_VALUE_EQ, a));
+	T_ACL_OK(aclrtValueWait(word, 0x4, ACL_STREAM_WAIT_VALUE_AND, a));
+	T_ACL_OK(aclrtValueWait(word, 0x8, ACL_STREAM_WAIT_VALUE_NOR, a));
+	T_ACL_OK(aclrtSynchronizeStream(a));
+	T_ACL_OK(aclrtSynchronizeStream(b));
+	T_ACL_OK(aclrtFree(word));
+	T_ACL_OK(aclrtFreeHost(h));
+	T_ACL_OK(aclrtDestroyStream(a));
+	T_ACL_OK(aclrtDestroyStream(b));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+/* Callbacks, host functions and value writes inside a replayed graph. */
+START_TEST(test_host_tasks_captured)
+{
+	int i, calls = 0, funcs = 0;
+	struct t_reporter r;
+	aclrtStream s;
+	uint64_t *h;
+	aclmdlRI ri;
+	void *word;
+	int dev;
+
+	if (!t_acl_use_backend(1, &dev))
+		return;
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_OK(aclrtMallocHost((void **)&h, 64));
+	T_ACL_OK(aclrtMalloc(&word, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+	t_reporter_start(&r);
+	T_ACL_OK(aclrtSubscribeReport((uint64_t)r.th, s));
+	T_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	T_ACL_OK(aclrtLaunchCallback(t_cb_count, &calls, ACL_CALLBACK_BLOCK, s));
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_count, &funcs));
+	T_ACL_OK(aclrtValueWrite(word, 42, 0, s));
+	T_ACL_OK(aclrtValueWait(word, 42, ACL_STREAM_WAIT_VALUE_EQ, s));
+	T_ACL_OK(aclrtMemcpyAsync(h, 8, word, 8, ACL_MEMCPY_DEVICE_TO_HOST, s));
+	T_ACL_OK(aclmdlRICaptureEnd(s, &ri));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert_int_eq(calls + funcs, 0);
+	for (i = 1; i <= 3; i++) {
+		h[0] = 0;
+		T_ACL_OK(aclmdlRIExecuteAsync(ri, s));
+		T_ACL_OK(aclrtSynchronizeStream(s));
+		ck_assert_int_eq(calls, i);
+		ck_assert_int_eq(funcs, i);
+		ck_assert_uint_eq(h[0], 42);
+	}
+	T_ACL_OK(aclmdlRIDestroy(ri));
+	T_ACL_OK(aclrtUnSubscribeReport((uint64_t)r.th, s));
+	t_reporter_stop(&r);
+	T_ACL_OK(aclrtFree(word));
+	T_ACL_OK(aclrtFreeHost(h));
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+static Suite *acl_callback_suite(void)
+{
+	Suite *s = suite_create("t_acl_callback");
+	TCase *tc = tcase_create("callback");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_callback_ordered_between_copies, 0, 2);
+	tcase_add_test(tc, test_callback_errors);
+	tcase_add_loop_test(tc, test_host_func_ordered, 0, 2);
+	tcase_add_loop_test(tc, test_value_write_wait, 0, 2);
+	tcase_add_test(tc, test_host_tasks_captured);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return t_run_suite(acl_callback_suite());
+}
