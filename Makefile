@@ -8,9 +8,16 @@
 #   make unit       host-only Check unit tests
 #   make vmcheck    Check tests inside the developer VM (tools/npu-vm)
 #   make lint       module at W=1 and sparse, warnings are errors
-#   make demo       boot the VM and show the NPUs
+#   make demo       boot the VM and run the demo: the seed's data flow through
+#                   libacl under npu-trace, npu-smi, acl-bandwidth (build/demo/)
 #   make bench      boot the VM and run the benchmark programs (bench/)
 #   make deps       install build and test dependencies (Debian 12, root)
+#   make install    libacl, headers, acl.pc, tools, man pages, udev rule
+#                   (PREFIX=/usr/local, DESTDIR; Documentation/install.md)
+#   make uninstall  remove what make install put there
+#   make modules_install   the module into /lib/modules (INSTALL_MOD_PATH)
+#   make dkms-install      the module through DKMS, rebuilt for new kernels
+#   make dkms-check        DKMS build in scratch trees, then used in the VM
 
 ROOT := $(CURDIR)
 KVER = $(shell $(ROOT)/scripts/kver.sh)
@@ -47,10 +54,35 @@ check: lint unit vmcheck
 	@$(ROOT)/scripts/run-checks.sh summary
 
 demo: module
-	@$(ROOT)/tools/npu-vm run --no-build -- $(ROOT)/scripts/demo.sh
+	@$(MAKE) -s -C lib
+	@$(MAKE) -s -C tools
+	@mkdir -p $(ROOT)/build/demo
+	@$(ROOT)/tools/npu-vm run --no-build --share $(ROOT)/build/demo -- \
+		$(ROOT)/scripts/demo.sh $(ROOT)/build/demo
 
 bench: module userspace
 	@$(ROOT)/tools/npu-vm run --no-build -- $(ROOT)/scripts/bench.sh
+
+# Installs build only what they install (lib, tools), not the tests.
+INSTALL_DIRS := lib tools man packaging
+
+install uninstall:
+	@for d in $(INSTALL_DIRS); do $(MAKE) -s -C $$d $@ || exit; done
+
+# Unsigned (the headers package has no signing key: DKMS signs with its
+# own). kbuild skips depmod without System.map: it runs here, unless the
+# module is staged (INSTALL_MOD_PATH) for a package.
+modules_install: module
+	@$(MAKE) -s -C $(KDIR) M=$(ROOT)/kernel INSTALL_MOD_DIR=updates \
+		CONFIG_MODULE_SIG_ALL= modules_install
+	@$(if $(INSTALL_MOD_PATH),:,depmod $(KVER))
+
+dkms-source dkms-install dkms-uninstall:
+	@$(MAKE) -s -C packaging $@
+
+# The module built by DKMS in scratch trees, loaded and used in the VM.
+dkms-check: userspace
+	@$(ROOT)/packaging/dkms/check.sh
 
 clean:
 	-@$(MAKE) -s -C $(KDIR) M=$(ROOT)/kernel clean 2>/dev/null
@@ -61,4 +93,6 @@ clean:
 	@$(MAKE) -s -C bench clean
 	@rm -rf build
 
-.PHONY: all deps module lint userspace unit vmcheck check demo bench clean
+.PHONY: all deps module lint userspace unit vmcheck check demo bench clean \
+	install uninstall modules_install dkms-source dkms-install dkms-uninstall \
+	dkms-check

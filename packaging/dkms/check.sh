@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# make dkms-check: build the module the way DKMS does, from the sources
+# make dkms-source lays out and packaging/dkms/dkms.conf.in, in scratch
+# trees under build/dkms (nothing is registered with this machine's
+# DKMS), then boot the VM with that module and copy through the
+# installed libacl (build/install, build/t_install_app: make userspace).
+# Exit status 0 on success, 77 without dkms, else 1.
+set -eu
+cd "$(dirname "$0")/../.."
+
+if ! command -v dkms >/dev/null; then
+	echo "dkms-check: dkms is not installed (apt-get install dkms): skipped"
+	exit 77
+fi
+kver=$(scripts/kver.sh)
+ver=$(cat VERSION)
+scratch=$PWD/build/dkms
+rm -rf "$scratch"
+mkdir -p "$scratch/tree"
+make -s -C packaging dkms-source DESTDIR="$scratch" >/dev/null
+
+set -- -m npu_dma -v "$ver" -k "$kver" \
+	--sourcetree "$scratch/usr/src" --dkmstree "$scratch/tree"
+dkms add "$@" >/dev/null
+if ! dkms build "$@" >"$scratch/build.log" 2>&1; then
+	cat "$scratch/build.log"
+	echo "dkms-check: dkms build failed"
+	exit 1
+fi
+ko=$(find "$scratch/tree/npu_dma/$ver/$kver" -name 'npu_dma.ko*' | head -n 1)
+magic=$(modinfo -F vermagic "$ko")
+case $magic in
+"$kver "*) ;;
+*)
+	echo "dkms-check: $ko is for '$magic', not $kver"
+	exit 1
+	;;
+esac
+echo "dkms-check: built ${ko#"$PWD"/} for $kver"
+
+tools/npu-vm run --no-build --no-load -- sh -c "
+	insmod $ko nr_sim=1 && grep -q '^npu_dma ' /proc/modules &&
+	LD_LIBRARY_PATH=$PWD/build/install/usr/lib build/t_install_app 0 65536"
+echo "dkms-check: passed"
