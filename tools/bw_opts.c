@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * acl-bandwidth: command line, sizes and names.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bw.h"
+
+static const char *const test_names[BW_NR_TESTS] = { "H2D", "D2H", "D2D", "P2P" };
+static const char *const mem_names[BW_NR_MEMS] = { "pinned", "pageable", "device" };
+
+const char *bw_test_name(enum bw_test t)
+{
+	return t < BW_NR_TESTS ? test_names[t] : "?";
+}
+
+const char *bw_mem_name(enum bw_mem m)
+{
+	return m < BW_NR_MEMS ? mem_names[m] : "?";
+}
+
+const char *bw_status_name(enum bw_status s)
+{
+	static const char *const names[] = { "ok", "n/a", "skipped", "failed" };
+
+	return s <= BW_FAILED ? names[s] : "?";
+}
+
+void bw_size_str(char *buf, size_t len, uint64_t bytes)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (u < 4 && bytes >= 1024 && !(bytes % 1024)) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu %s", (unsigned long long)bytes, units[u]);
+}
+
+int bw_parse_size(const char *s, uint64_t *bytes)
+{
+	static const char *const suffix[] = { "", "K", "M", "G" };
+	unsigned long long v;
+	char *end;
+	int i;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	for (i = 3; i > 0; i--) {
+		size_t n = strlen(suffix[i]);
+
+		if (!strncasecmp(end, suffix[i], n) &&
+		    (!end[n] || !strcasecmp(end + n, "iB") || !strcasecmp(end + n, "B")))
+			break;
+	}
+	if (!i && *end && strcasecmp(end, "B"))
+		return -EINVAL;
+	if (v > (UINT64_MAX >> (10 * i)))
+		return -EINVAL;
+	*bytes = (uint64_t)v << (10 * i);
+	return *bytes ? 0 : -EINVAL;
+}
+
+void bw_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: " BW_PROG " [OPTIONS]\n"
+		"Measure H2D, D2H, D2D and P2P copy bandwidth through libacl, from pinned\n"
+		"(aclrtMallocHost) and pageable (malloc) host memory, over a size sweep.\n\n"
+		"  -t, --test LIST        h2d,d2h,d2d,p2p or all (default all)\n"
+		"  -m, --memory LIST      pinned,pageable or all: host side of H2D/D2H (default all)\n"
+		"  -d, --device N         device to measure (default 0)\n"
+		"  -p, --peer N           peer device of P2P (default: the first other device\n"
+		"                         libacl reports as a peer, else the next one)\n"
+		"  -s, --size BYTES       one size instead of the sweep (suffixes K, M, G)\n"
+		"      --min-size BYTES   sweep start (default 1K)\n"
+		"      --max-size BYTES   sweep end (default 256M); sizes double\n"
+		"  -i, --iterations N     timed copies per size, after one warm-up (default 5)\n"
+		"  -b, --budget SECONDS   time per test and memory kind; larger sizes are\n"
+		"                         skipped once it is spent, 0 for none (default 10)\n"
+		"  -n, --no-verify        do not check the data after the copies\n"
+		"  -c, --csv              CSV instead of the table\n"
+		"  -j, --json             JSON instead of the table\n"
+		"  -P, --plot FILE.svg    also draw bandwidth against size\n"
+		"  -h, --help             this text\n\n"
+		"GB/s is 10^9 bytes per second. Pinned and device copies are timed with\n"
+		"events around aclrtMemcpyAsync on a stream; pageable ones by the host\n"
+		"clock around aclrtMemcpy. \"memcpy GB/s\" is host memcpy of the same size\n"
+		"in this run; \"ratio\" is the copy's median over it.\n"
+		"Exit status: 0 when every case ran or was n/a or skipped, 1 when a copy\n"
+		"or libacl failed, 2 on a usage error.\n");
+}
+
+/* A comma list of names; bit i set for names[i]; "all" sets every bit. */
+static int parse_list(const char *arg, const char *const *names, int nr,
+		      unsigned int *bits)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int i, ret = 0;
+
+	*bits = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcasecmp(tok, "all")) {
+			*bits |= (1U << nr) - 1;
+			continue;
+		}
+		for (i = 0; i < nr && strcasecmp(tok, names[i]); i++)
+			;
+		if (i == nr)
+			ret = -EINVAL;
+		else
+			*bits |= 1U << i;
+	}
+	free(copy);
+	return ret || !*bits ? -EINVAL : 0;
+}
+
+static int parse_uint(const char *s, unsigned int max, unsigned int *v)
+{
+	unsigned long l;
+	char *end;
+
+	errno = 0;
+	l = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || l > max)
+		return -EINVAL;
+	*v = (unsigned int)l;
+	return 0;
+}
+
+static int parse_one(int c, const char *arg, struct bw_opts *o)
+{
+	unsigned int u;
+	char *end;
+
+	switch (c) {
+	case 't': return parse_list(arg, test_names, BW_NR_TESTS, &o->tests);
+	case 'm': return parse_list(arg, mem_names, 2, &o->mems);
+	case 'd':
+	case 'p':
+		if (parse_uint(arg, 1023, &u))
+			return -EINVAL;
+		*(c == 'd' ? &o->device : &o->peer) = (int)u;
+		return 0;
+	case 's': return bw_parse_size(arg, &o->size);
+	case 'S': return bw_parse_size(arg, &o->min_size);
+	case 'M': return bw_parse_size(arg, &o->max_size);
+	case 'i':
+		return parse_uint(arg, 1000000, &o->iterations) || !o->iterations ?
+		       -EINVAL : 0;
+	case 'b':
+		o->budget_s = strtod(arg, &end);
+		return *end || end == arg || o->budget_s < 0 ? -EINVAL : 0;
+	case 'n': o->verify = false; return 0;
+	case 'c': o->format = BW_CSV; return 0;
+	case 'j': o->format = BW_JSON; return 0;
+	case 'P': o->plot = arg; return 0;
+	default: return -EINVAL;
+	}
+}
+
+int bw_parse_opts(int argc, char **argv, struct bw_opts *o)
+{
+	static const struct option longs[] = {
+		{ "test", required_argument, NULL, 't' },
+		{ "memory", required_argument, NULL, 'm' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "peer", required_argument, NULL, 'p' },
+		{ "size", required_argument, NULL, 's' },
+		{ "min-size", required_argument, NULL, 'S' },
+		{ "max-size", required_argument, NULL, 'M' },
+		{ "iterations", required_argument, NULL, 'i' },
+		{ "budget", required_argument, NULL, 'b' },
+		{ "no-verify", no_argument, NULL, 'n' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "plot", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*o = (struct bw_opts){ .tests = (1U << BW_NR_TESTS) - 1, .mems = 3,
+			       .peer = -1, .min_size = BW_DEFAULT_MIN,
+			       .max_size = BW_DEFAULT_MAX, .iterations = 5,
+			       .budget_s = 10, .verify = true };
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:m:d:p:s:i:b:ncjP:h", longs, NULL)) != -1) {
+		if (c == 'h') {
+			bw_usage(stdout);
+			return 1;
+		}
+		if (c == '?' || c == ':') {
+			fprintf(stderr, BW_PROG ": %s option '%s'\n",
+				c == ':' ? "missing value of" : "unknown",
+				argv[optind - 1]);
+			return 2;
+		}
+		if (parse_one(c, optarg, o)) {
+			fprintf(stderr, BW_PROG ": bad value '%s' for %s\n", optarg,
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, BW_PROG ": unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (!o->size && o->min_size > o->max_size) {
+		fprintf(stderr, BW_PROG ": --min-size is above --max-size\n");
+		return 2;
+	}
+	return 0;
+}
+
+size_t bw_sizes(const struct bw_opts *o, uint64_t *sizes, size_t max)
+{
+	uint64_t s;
+	size_t n = 0;
+
+	if (o->size) {
+		sizes[0] = o->size;
+		return 1;
+	}
+	for (s = o->min_size; s <= o->max_size && n < max; s *= 2) {
+		sizes[n++] = s;
+		if (s > UINT64_MAX / 2)
+			break;
+	}
+	return n;
+}
