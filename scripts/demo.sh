@@ -1,21 +1,42 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# make demo, run inside the developer VM: list the NPUs the module found.
+# make demo, run inside the developer VM (tools/npu-vm): the NPUs, the
+# seed's data flow through libacl recorded by npu-trace, then npu-smi
+# and a short bandwidth table on a simulated NPU.
+#
+# Usage: demo.sh OUTDIR   (a host directory shared into the guest, where
+#                          the trace, timeline and plot are written)
 set -e
 
-echo "npu-dma demo: NPUs in this VM"
-printf '%-10s %-8s %-14s %12s %9s\n' DEVICE BACKEND PCI MEMORY CHANNELS
-n=0
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: demo.sh OUTDIR}
+tools=$root/tools
+mkdir -p "$out"
+
+# The first simulated NPU: fast, with several DMA channels.
+dev=0
 for d in /sys/class/npu_dma/npu_dma*; do
-	[ -e "$d" ] || continue
-	name=$(basename "$d")
-	pci=-
-	[ -e "$d/pci_address" ] && pci=$(cat "$d/pci_address")
-	mem=$(( $(cat "$d/mem_size") >> 20 ))
-	printf '%-10s %-8s %-14s %8s MiB %9s\n' "/dev/$name" "$(cat "$d/backend")" \
-		"$pci" "$mem" "$(cat "$d/dma_channels")"
-	n=$((n + 1))
+	if [ "$(cat "$d/backend")" = sim ]; then
+		dev=${d##*npu_dma}
+		break
+	fi
 done
-echo "$n NPUs"
-[ "$n" -gt 0 ]
+
+echo "==== npu-demo under npu-trace"
+"$tools/npu-trace" -o "$out/demo-trace.json" --svg "$out/demo-trace.svg" -- \
+	"$tools/npu-demo"
+
+echo
+echo "==== npu-smi"
+"$tools/npu-smi"
+
+echo
+echo "==== acl-bandwidth -d $dev --max-size 16M -i 3"
+"$tools/acl-bandwidth" -d "$dev" --max-size 16M -i 3 --plot "$out/bandwidth.svg"
+
+echo
+echo "Written (host paths):"
+echo "  $out/demo-trace.json  Chrome/Perfetto trace: open in ui.perfetto.dev"
+echo "  $out/demo-trace.svg   timeline of the demo's copies"
+echo "  $out/bandwidth.svg    bandwidth against size"

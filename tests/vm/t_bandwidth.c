@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * VM test: tools/acl-bandwidth on the guest's NPUs. The table, CSV and
+ * JSON hold one record per case with positive, ordered numbers; the plot
+ * is well-formed SVG; the time budget skips sizes on the slow edu NPU;
+ * bad arguments exit 2 and a missing device 1.
+ */
+#include "t_tool.h"
+
+#define BW "tools/acl-bandwidth"
+
+static int sim;
+
+/* One data line of the table: its numbers, and the status word. */
+struct row {
+	char test[8], mem[12], status[16];
+	unsigned long long bytes;
+	double median, min, max, memcpy, ratio;
+};
+
+static int parse_row(const char *line, struct row *w)
+{
+	char size_num[16], size_unit[8];
+
+	return sscanf(line, "%7s %11s %llu %15s %7s %lf %lf %lf %lf %lf %15s", w->test, w->mem,
+		      &w->bytes, size_num, size_unit, &w->median, &w->min, &w->max,
+		      &w->memcpy, &w->ratio, w->status) == 11;
+}
+
+static void setup(void)
+{
+	sim = t_npu_of("sim");
+	if (sim < 0)
+		exit(T_EXIT_SKIP);
+}
+
+START_TEST(test_table_fixed_size)
+{
+	static const char *const cases[] = { "H2D pinned", "H2D pageable", "D2H pinned",
+					     "D2H pageable", "D2D device", "P2P device" };
+	char *line, *save = NULL;
+	struct t_out r;
+	struct row w;
+	int n = 0;
+
+	t_sh(&r, BW " -d %d -s 64K -i 3", sim);
+	t_expect_status(&r, 0);
+	ck_assert_msg(!strncmp(r.out, "acl-bandwidth: device ", 22), "%s", r.out);
+	for (line = strtok_r(r.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[32];
+
+		if (strncmp(line, "H2D", 3) && strncmp(line, "D2", 2) && strncmp(line, "P2P", 3))
+			continue;
+		ck_assert_int_lt(n, 6);
+		snprintf(name, sizeof(name), "%.3s %s", line, line + 5);
+		ck_assert_msg(!strncmp(name, cases[n], strlen(cases[n])), "row %d: %s", n, line);
+		if (strstr(line, " n/a"))	/* P2P where peers are not supported */
+			ck_assert_msg(!strncmp(line, "P2P", 3), "%s", line);
+		else {
+			ck_assert_msg(parse_row(line, &w), "unparsable: %s", line);
+			ck_assert_uint_eq(w.bytes, 65536);
+			ck_assert_msg(w.min > 0 && w.min <= w.median && w.median <= w.max,
+				      "bad numbers: %s", line);
+			ck_assert_msg(w.memcpy > 0 && w.ratio > 0, "bad memcpy: %s", line);
+			ck_assert_str_eq(w.status, "ok");
+		}
+		n++;
+	}
+	ck_assert_int_eq(n, 6);
+	t_out_free(&r);
+}
+END_TEST
+
+START_TEST(test_csv)
+{
+	char *line, *save = NULL;
+	struct t_out r;
+	int n = 0;
+
+	t_sh(&r, BW " -d %d -s 4K -i 2 -t h2d,d2h --csv", sim);
+	t_expect_status(&r, 0);
+	line = strtok_r(r.out, "\n", &save);
+	ck_assert_str_eq(line, "test,memory,bytes,iterations,median_gbps,min_gbps,max_gbps,"
+			 "memcpy_gbps,ratio,status,note");
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		char test[8], mem[12];
+		unsigned long long bytes;
+		unsigned int it;
+		double med, lo, hi;
+
+		ck_assert_msg(sscanf(line, "%7[^,],%11[^,],%llu,%u,%lf,%lf,%lf", test, mem,
+				     &bytes, &it, &med, &lo, &hi) == 7, "bad CSV line %s", line);
+		ck_assert_uint_eq(bytes, 4096);
+		ck_assert_uint_eq(it, 2);
+		ck_assert_msg(lo > 0 && lo <= med && med <= hi, "%s", line);
+		ck_assert_msg(strstr(line, ",ok,"), "%s", line);
+		n++;
+	}
+	ck_assert_int_eq(n, 4);
+	t_out_free(&r);
+}
+END_TEST
+
+START_TEST(test_json)
+{
+	struct t_out r;
+
+	t_sh(&r, BW " -d %d -s 16K -i 2 --json > /tmp/bw.json", sim);
+	t_expect_status(&r, 0);
+	t_py_check("import json, sys\n"
+		   "d = json.load(open(sys.argv[1]))\n"
+		   "assert d[\"tool\"] == \"acl-bandwidth\", d\n"
+		   "rs = d[\"results\"]\n"
+		   "assert len(rs) == 6, rs\n"
+		   "for x in rs:\n"
+		   "    assert x[\"bytes\"] == 16384, x\n"
+		   "    if x[\"status\"] == \"ok\":\n"
+		   "        assert 0 < x[\"min_gbps\"] <= x[\"median_gbps\"] <= x[\"max_gbps\"], x\n"
+		   "        assert x[\"memcpy_gbps\"] > 0 and x[\"ratio\"] > 0, x\n"
+		   "    else:\n"
+		   "        assert x[\"test\"] == \"P2P\" and x[\"status\"] == \"n/a\", x\n"
+		   "        assert x[\"median_gbps\"] is None and x[\"note\"], x\n",
+		   "/tmp/bw.json");
+	t_out_free(&r);
+}
+END_TEST
+
+START_TEST(test_plot)
+{
+	struct t_out r;
+
+	unlink("/tmp/bw.svg");
+	t_sh(&r, BW " -d %d --min-size 1K --max-size 16K -i 2 -t h2d,d2d --plot /tmp/bw.svg",
+	     sim);
+	t_expect_status(&r, 0);
+	t_py_check("import sys, xml.dom.minidom as m\n"
+		   "d = m.parse(sys.argv[1])\n"
+		   "t = [n.firstChild.data for n in d.getElementsByTagName(\"text\")]\n"
+		   "for want in (\"H2D pinned\", \"H2D pageable\", \"D2D device\", \"host memcpy\", "
+		   "\"16 KiB\"):\n"
+		   "    assert want in t, (want, t)\n"
+		   "assert len(d.getElementsByTagName(\"polyline\")) >= 4\n",
+		   "/tmp/bw.svg");
+	t_out_free(&r);
+}
+END_TEST
+
+START_TEST(test_budget_skips_on_edu)
+{
+	int edu = t_npu_of("edu");
+	struct t_out r;
+
+	if (edu < 0)
+		return;
+	/* edu moves 2 KiB per 100 ms: a half-second budget ends the sweep early. */
+	t_sh(&r, BW " -d %d --max-size 64K -i 1 -b 0.5 -t h2d -m pinned", edu);
+	t_expect_status(&r, 0);
+	ck_assert_msg(strstr(r.out, " ok\n"), "%s", r.out);
+	ck_assert_msg(strstr(r.out, "skipped: time budget of 0.5 s spent"), "%s", r.out);
+	t_out_free(&r);
+}
+END_TEST
+
+START_TEST(test_bad_arguments)
+{
+	static const char *const bad[] = { "-t bogus", "--size 0", "--size 12Q", "-i 0",
+					   "--frobnicate", "-m device", "extra" };
+	struct t_out r;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t_sh(&r, BW " %s", bad[i]);
+		t_expect_status(&r, 2);
+		ck_assert_msg(strstr(r.err, "acl-bandwidth: "), "%s: %s", bad[i], r.err);
+		t_out_free(&r);
+	}
+	t_sh(&r, BW " -d 63 -s 4K");
+	t_expect_status(&r, 1);
+	t_out_free(&r);
+	t_sh(&r, BW " --help");
+	t_expect_status(&r, 0);
+	ck_assert_msg(strstr(r.out, "--max-size"), "%s", r.out);
+	t_out_free(&r);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("t_bandwidth");
+	TCase *tc = tcase_create("acl-bandwidth");
+
+	tcase_add_unchecked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_table_fixed_size);
+	tcase_add_test(tc, test_csv);
+	tcase_add_test(tc, test_json);
+	tcase_add_test(tc, test_plot);
+	tcase_add_test(tc, test_budget_skips_on_edu);
+	tcase_add_test(tc, test_bad_arguments);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return t_run_suite(suite());
+}
