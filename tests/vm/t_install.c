@@ -172,12 +172,10 @@ static int find_npu(const char *backend)
 static void run_app(int npu, size_t bytes, const gid_t *groups, int ngroups,
 		    struct run *r)
 {
-	char libpath[PATH_MAX + 32], visible[48], size[24];
+	char visible[48], size[24];
 	char *argv[] = { app, (char *)"0", size, NULL };
-	char *envp[] = { libpath, visible, (char *)"PATH=/usr/bin:/bin",
-			 NULL };
+	char *envp[] = { visible, (char *)"PATH=/usr/bin:/bin", NULL };
 
-	snprintf(libpath, sizeof(libpath), "LD_LIBRARY_PATH=%s/usr/lib", inst);
 	snprintf(visible, sizeof(visible), "ASCEND_RT_VISIBLE_DEVICES=%d", npu);
 	snprintf(size, sizeof(size), "%zu", bytes);
 	run(groups, ngroups, argv, envp, r);
@@ -277,14 +275,14 @@ START_TEST(test_tree_has_library_headers_and_pc)
 	char *pc;
 	size_t i;
 
-	assert_file("usr/lib/libacl.so.1.0.0", 0755);
+	assert_file("usr/lib/npu-dma/libacl.so.1.0.0", 0755);
 	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		char rel[64];
 
-		snprintf(rel, sizeof(rel), "usr/lib/%s", links[i]);
+		snprintf(rel, sizeof(rel), "usr/lib/npu-dma/%s", links[i]);
 		assert_link(rel, "libacl.so.1.0.0");
 	}
-	assert_file("usr/lib/libacl.a", 0644);
+	assert_file("usr/lib/npu-dma/libacl.a", 0644);
 	assert_file("usr/include/acl/acl.h", 0644);
 	assert_file("usr/include/acl/acl_rt.h", 0644);
 	assert_file("usr/include/acl/error_codes/rt_error_codes.h", 0644);
@@ -293,11 +291,11 @@ START_TEST(test_tree_has_library_headers_and_pc)
 
 	pc = slurp_in("usr/lib/pkgconfig/acl.pc");
 	ck_assert_msg(strstr(pc, "prefix=/usr\n"), "acl.pc:\n%s", pc);
-	ck_assert_msg(strstr(pc, "libdir=${prefix}/lib\n"), "acl.pc:\n%s", pc);
-	ck_assert_msg(strstr(pc, "Libs: -L${libdir} -lacl\n"), "acl.pc:\n%s",
-		      pc);
-	ck_assert_msg(!strstr(pc, "rpath") && !strstr(pc, top),
-		      "acl.pc names the build tree:\n%s", pc);
+	ck_assert_msg(strstr(pc, "libdir=${prefix}/lib/npu-dma\n"),
+		      "acl.pc:\n%s", pc);
+	ck_assert_msg(strstr(pc, "Libs: -L${libdir} -Wl,-rpath,${libdir} -lacl\n"),
+		      "acl.pc:\n%s", pc);
+	ck_assert_msg(!strstr(pc, top), "acl.pc names the build tree:\n%s", pc);
 }
 END_TEST
 
@@ -313,8 +311,9 @@ START_TEST(test_pkg_config_points_into_the_tree)
 	snprintf(libdir, sizeof(libdir),
 		 "PKG_CONFIG_LIBDIR=%s/usr/lib/pkgconfig", inst);
 	run(NULL, 0, argv, envp, &r);
-	snprintf(want, sizeof(want), "-I%s/usr/include -L%s/usr/lib -lacl ",
-		 inst, inst);
+	snprintf(want, sizeof(want),
+		 "-I%s/usr/include -L%s/usr/lib/npu-dma "
+		 "-Wl,-rpath,%s/usr/lib/npu-dma -lacl ", inst, inst, inst);
 	ck_assert_msg(r.status == 0 && !strcmp(r.out, want),
 		      "pkg-config exited %d: \"%s\", want \"%s\" (%s)", r.status,
 		      r.out, want, r.err);
@@ -353,6 +352,38 @@ START_TEST(test_every_tool_has_a_man_page)
 	assert_file("usr/share/man/man1/npu-smi.1", 0644);
 	assert_file("usr/share/doc/npu-dma/examples/modprobe.d/npu-dma.conf",
 		    0644);
+}
+END_TEST
+
+/* Installed tools that link libacl find the installed one by themselves. */
+START_TEST(test_tools_load_the_installed_library)
+{
+	char bindir[TREE_MAX + 32], tool[TREE_MAX + 300], want[TREE_MAX + 64];
+	char *argv[] = { tool, NULL };
+	char *envp[] = { (char *)"LD_TRACE_LOADED_OBJECTS=1", NULL };
+	struct dirent *e;
+	int linked = 0;
+	struct run r;
+	DIR *d;
+
+	snprintf(bindir, sizeof(bindir), "%s/usr/bin", inst);
+	snprintf(want, sizeof(want), "libacl.so.1 => %s/usr/bin/../lib/npu-dma/",
+		 inst);
+	d = opendir(bindir);
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(tool, sizeof(tool), "%s/%s", bindir, e->d_name);
+		run(NULL, 0, argv, envp, &r);
+		ck_assert_msg(r.status == 0, "%s: %s", tool, r.err);
+		if (!strstr(r.out, "libacl.so.1"))
+			continue;
+		ck_assert_msg(strstr(r.out, want), "%s loads:\n%s", tool, r.out);
+		linked++;
+	}
+	closedir(d);
+	printf("%d installed tools link libacl\n", linked);
 }
 END_TEST
 
@@ -403,7 +434,7 @@ START_TEST(test_app_runs_as_member_of_group_npu)
 		return;
 	}
 	run_app(npu, cases[_i].bytes, groups, 1, &r);
-	snprintf(want, sizeof(want), "ok %zu bytes via %s/usr/lib/libacl.so.1",
+	snprintf(want, sizeof(want), "ok %zu bytes via %s/usr/lib/npu-dma/libacl.so.1",
 		 cases[_i].bytes, inst);
 	ck_assert_msg(r.status == 0 && !strcmp(r.out, want),
 		      "app on npu_dma%d exited %d\nstdout: %s\nstderr: %s",
@@ -443,6 +474,7 @@ static Suite *install_suite(void)
 	tcase_add_test(tree, test_tree_has_library_headers_and_pc);
 	tcase_add_test(tree, test_pkg_config_points_into_the_tree);
 	tcase_add_test(tree, test_every_tool_has_a_man_page);
+	tcase_add_test(tree, test_tools_load_the_installed_library);
 	tcase_add_test(tree, test_udev_rule_gives_nodes_to_group_npu);
 	suite_add_tcase(s, tree);
 
