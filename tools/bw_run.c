@@ -254,8 +254,9 @@ static void p2p_setup(struct bw_ctx *c)
 	int dev = c->rep->device, peer = c->rep->peer;
 	aclError e;
 
-	if (peer < 0) {
-		snprintf(c->p2p_na, sizeof(c->p2p_na), "no peer device");
+	if (peer < 0 || peer == dev) {
+		snprintf(c->p2p_na, sizeof(c->p2p_na), peer < 0 ? "no peer device" :
+			 "the peer is the device itself");
 		return;
 	}
 	if (enable && (e = enable(peer, 0)) != ACL_SUCCESS) {
