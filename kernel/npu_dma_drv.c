@@ -64,3 +64,4 @@ module_exit(npu_dma_exit);
 MODULE_DESCRIPTION("NPU DMA engines: device memory, host pinning, submission rings");
 MODULE_AUTHOR("The npu-dma authors");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(NPU_DMA_VERSION);
