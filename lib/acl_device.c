@@ -151,7 +151,7 @@ struct acl_ring *acl_sync_ring_acquire(struct acl_device *dev, int *slot,
 		}
 	}
 	if (n < ACL_SYNC_RINGS && n < (int)dev->info.nr_channels + 1) {
-		r = acl_ring_create(dev->fd, 256, &err);
+		r = acl_ring_create(dev->fd, ACL_SYNC_RING_ENTRIES, &err);
 		if (!r) {
 			pthread_mutex_unlock(&dev->lock);
 			*ret = acl_err_sys(err, "creating a copy queue");

@@ -10,15 +10,8 @@
 #include <string.h>
 
 #include "acl/acl.h"
+#include "acl_ut.h"
 #include "t_check.h"
-
-static void msg_has(const char *needle)
-{
-	const char *m = aclGetRecentErrMsg();
-
-	ck_assert_msg(m && strstr(m, needle), "\"%s\" lacks \"%s\"",
-		      m ? m : "(null)", needle);
-}
 
 START_TEST(test_aclrtMemcpy_check_order)
 {

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl: batch copies (ACL_API.md 4.10). @numBatches independent
+ * copies srcs[i] -> dsts[i]; attrs[k] says where both sides of copies
+ * attrsIndexes[k] .. attrsIndexes[k + 1] - 1 live.
+ *
+ * Every member is checked and planned before anything runs, so a bad one
+ * leaves nothing queued. The members then go to the driver as one batch:
+ * BATCH_BEGIN, the copies, BATCH_END, in one doorbell. The driver runs
+ * them in any order, spread over its DMA channels, and retires the batch
+ * as a unit in stream order. A batch larger than the ring (1024 entries
+ * for a stream, 256 for the library rings of synchronous calls) is cut
+ * into consecutive batches of a ring each.
+ *
+ * Host memory may be pinned or pageable, member by member; a pageable
+ * member is pinned by the driver for its copy. When a batch has one, the
+ * asynchronous call returns only after the batch completed (CANN drains
+ * the stream and copies that member synchronously: same guarantee, the
+ * caller's buffer is done with on return).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl_internal.h"
+
+#define ACL_BATCH_MAX_SYNC	4096	/* CANN's DEVMM_MEMCPY_BATCH_MAX_COUNT */
+
+struct acl_batch_args {
+	void **dsts;
+	size_t *destMaxs;
+	void **srcs;
+	size_t *sizes;
+	size_t n;
+	aclrtMemcpyBatchAttr *attrs;
+	size_t *idx;
+	size_t nattrs;
+	size_t *fail;
+	bool async;
+	struct acl_stream *s;		/* async: the stream, once looked up */
+};
+
+/* The descriptor list under construction, cut into groups of @unit. */
+struct acl_blist {
+	struct npu_dma_desc *d;
+	size_t n, cap;
+	size_t unit;			/* descriptors per group, markers included */
+	size_t open;			/* members in the open group, 0 if none */
+	bool pageable;
+};
+
+/* The checks of the acl edge: 100000, failIndex left at SIZE_MAX. */
+static aclError acl_batch_edge(const struct acl_batch_args *a, bool *empty)
+{
+	size_t i, k;
+
+	if (!a->sizes || !a->n)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "sizes=%p numBatches=%zu: need sizes and a count",
+			       (void *)a->sizes, a->n);
+	for (i = 0; i < a->n && !a->sizes[i]; i++)
+		;
+	*empty = i == a->n;
+	if (*empty)
+		return ACL_SUCCESS;
+	if (!a->dsts || !a->destMaxs || !a->srcs || !a->attrs || !a->idx)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "dsts=%p destMaxs=%p srcs=%p attrs=%p "
+			       "attrsIndexes=%p: none may be NULL",
+			       (void *)a->dsts, (void *)a->destMaxs,
+			       (void *)a->srcs, (void *)a->attrs, (void *)a->idx);
+	for (i = 0; i < a->n; i++)
+		if (a->destMaxs[i] < a->sizes[i])
+			return acl_err(ACL_ERROR_INVALID_PARAM,
+				       "sizes[%zu]=%zu does not fit destMaxs[%zu]=%zu",
+				       i, a->sizes[i], i, a->destMaxs[i]);
+	for (k = 0; k < a->nattrs; k++)
+		for (i = 0; i < sizeof(a->attrs[k].rsv); i++)
+			if (a->attrs[k].rsv[i])
+				return acl_err(ACL_ERROR_INVALID_PARAM,
+					       "attrs[%zu].rsv[%zu]=%u: reserved "
+					       "bytes must be 0", k, i,
+					       a->attrs[k].rsv[i]);
+	return ACL_SUCCESS;
+}
+
+/* The runtime's checks of the arrays: 107000. */
+static aclError acl_batch_shape(const struct acl_batch_args *a)
+{
+	size_t k;
+
+	if (!a->nattrs || a->nattrs > a->n)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "numAttrs=%zu must be 1..numBatches=%zu",
+			       a->nattrs, a->n);
+	if (a->idx[0])
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "attrsIndexes[0]=%zu must be 0", a->idx[0]);
+	for (k = 1; k < a->nattrs; k++)
+		if (a->idx[k] <= a->idx[k - 1] || a->idx[k] >= a->n)
+			return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+				       "attrsIndexes[%zu]=%zu must exceed "
+				       "attrsIndexes[%zu]=%zu and be below "
+				       "numBatches=%zu", k, a->idx[k], k - 1,
+				       a->idx[k - 1], a->n);
+	if (!a->async && a->n > ACL_BATCH_MAX_SYNC)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "numBatches=%zu exceeds %d for a synchronous batch",
+			       a->n, ACL_BATCH_MAX_SYNC);
+	return ACL_SUCCESS;
+}
+
+static const char *acl_loc_name(enum acl_loc loc)
+{
+	return loc == ACL_LOC_DEVICE ? "device" :
+	       loc == ACL_LOC_HOST ? "pinned host" : "pageable host";
+}
+
+/*
+ * Does a pointer's real place match what the attribute says? Any host
+ * type (HOST, UNREGISTERED, HOST_NUMA) fits host memory, pinned or not;
+ * DEVICE must name the device by its id.
+ */
+static bool acl_loc_fits(enum acl_loc loc, const struct acl_device *dev,
+			 const aclrtMemLocation *want)
+{
+	if (loc == ACL_LOC_DEVICE)
+		return want->type == ACL_MEM_LOCATION_TYPE_DEVICE &&
+		       (int64_t)want->id == dev->id;
+	return want->type == ACL_MEM_LOCATION_TYPE_HOST ||
+	       want->type == ACL_MEM_LOCATION_TYPE_UNREGISTERED ||
+	       want->type == ACL_MEM_LOCATION_TYPE_HOST_NUMA;
+}
+
+static aclError acl_batch_fail(const struct acl_batch_args *a, size_t i,
+			       aclError ret)
+{
+	*a->fail = i;
+	return ret;
+}
+
+/* One member's side against its attribute: 107000 naming it. */
+static aclError acl_batch_side(const struct acl_batch_args *a, size_t i,
+			       size_t k, bool is_src, enum acl_loc *loc)
+{
+	const void *p = is_src ? a->srcs[i] : a->dsts[i];
+	const aclrtMemLocation *want = is_src ? &a->attrs[k].srcLoc :
+						&a->attrs[k].dstLoc;
+	struct acl_device *dev;
+
+	*loc = acl_classify(p, &dev);
+	if (acl_loc_fits(*loc, dev, want))
+		return ACL_SUCCESS;
+	return acl_batch_fail(a, i, acl_err(ACL_ERROR_RT_PARAM_INVALID,
+		"%s[%zu]=%p is %s memory (device %d), but attrs[%zu].%s says "
+		"type=%d id=%u", is_src ? "srcs" : "dsts", i, p,
+		acl_loc_name(*loc), *loc == ACL_LOC_DEVICE ? dev->id : -1, k,
+		is_src ? "srcLoc" : "dstLoc", (int)want->type, want->id));
+}
+
+/* Add one descriptor, opening and closing groups on the way. */
+static int acl_blist_add(struct acl_blist *l, const struct npu_dma_desc *d)
+{
+	static const struct npu_dma_desc begin = { .opcode = NPU_DMA_OP_BATCH_BEGIN };
+	static const struct npu_dma_desc end = { .opcode = NPU_DMA_OP_BATCH_END };
+
+	if (l->n + 3 > l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct npu_dma_desc *nd = realloc(l->d, cap * sizeof(*nd));
+
+		if (!nd)
+			return -1;
+		l->d = nd;
+		l->cap = cap;
+	}
+	if (!d) {			/* close the last group */
+		if (l->open)
+			l->d[l->n++] = end;
+		l->open = 0;
+		return 0;
+	}
+	if (!l->open)
+		l->d[l->n++] = begin;
+	l->d[l->n++] = *d;
+	if (++l->open == l->unit - 2) {
+		l->d[l->n++] = end;
+		l->open = 0;
+	}
+	return 0;
+}
+
+/* Plan member @i (direction @kind) on *@run and add its descriptors. */
+static aclError acl_batch_member(const struct acl_batch_args *a, size_t i,
+				 aclrtMemcpyKind kind, struct acl_device **run,
+				 struct acl_blist *l)
+{
+	uint64_t max, off;
+	struct acl_xfer x;
+	aclError ret;
+
+	ret = acl_plan_copy(&x, a->dsts[i], a->srcs[i], a->sizes[i], kind, *run);
+	if (ret)
+		return acl_batch_fail(a, i, ret);
+	*run = x.dev;
+	l->pageable |= x.pageable;
+	max = x.dev->info.max_copy_len ? x.dev->info.max_copy_len : 1ULL << 30;
+	for (off = 0; off < x.len; off += max) {
+		struct npu_dma_desc d;
+
+		acl_build_descs(&d, 1, &x.tmpl, x.len - off, max);
+		d.src += off;
+		d.dst += off;
+		if (acl_blist_add(l, &d))
+			return acl_err(ACL_ERROR_BAD_ALLOC,
+				       "no memory for %zu batch descriptors",
+				       l->n);
+	}
+	return ACL_SUCCESS;
+}
+
+/*
+ * Check every member against its attribute and the batch's direction
+ * (the first member's: all H2D or all D2H), and plan it.
+ */
+static aclError acl_batch_plan(const struct acl_batch_args *a,
+			       struct acl_device **run, struct acl_blist *l)
+{
+	aclrtMemcpyKind dir = ACL_MEMCPY_DEFAULT, k;
+	enum acl_loc sloc, dloc;
+	size_t i, attr = 0;
+	aclError ret;
+
+	for (i = 0; i < a->n; i++) {
+		if (attr + 1 < a->nattrs && a->idx[attr + 1] == i)
+			attr++;
+		if (!a->sizes[i]) {
+			if (a->async)
+				return acl_batch_fail(a, i, acl_err(
+					ACL_ERROR_RT_PARAM_INVALID,
+					"sizes[%zu]=0 in an asynchronous batch",
+					i));
+			continue;
+		}
+		ret = acl_batch_side(a, i, attr, true, &sloc);
+		if (!ret)
+			ret = acl_batch_side(a, i, attr, false, &dloc);
+		if (ret)
+			return ret;
+		if ((sloc == ACL_LOC_DEVICE) == (dloc == ACL_LOC_DEVICE))
+			return acl_batch_fail(a, i, acl_err(
+				ACL_ERROR_RT_PARAM_INVALID,
+				"copy %zu is %s to %s: batches copy between host "
+				"and device", i, acl_loc_name(sloc),
+				acl_loc_name(dloc)));
+		k = sloc == ACL_LOC_DEVICE ? ACL_MEMCPY_DEVICE_TO_HOST :
+					     ACL_MEMCPY_HOST_TO_DEVICE;
+		if (dir != ACL_MEMCPY_DEFAULT && k != dir)
+			return acl_batch_fail(a, i, acl_err(
+				ACL_ERROR_RT_PARAM_INVALID,
+				"copy %zu is %s, the batch is %s: one direction "
+				"per batch", i, acl_kind_name(k),
+				acl_kind_name(dir)));
+		dir = k;
+		ret = acl_batch_member(a, i, k, run, l);
+		if (ret)
+			return ret;
+	}
+	return acl_blist_add(l, NULL) ?
+	       acl_err(ACL_ERROR_BAD_ALLOC, "no memory for a batch") :
+	       ACL_SUCCESS;
+}
+
+static aclError acl_memcpy_batch(struct acl_batch_args *a, aclrtStream stream)
+{
+	struct acl_blist l = { 0 };
+	struct acl_device *run = NULL;
+	aclError ret;
+	bool empty;
+
+	ret = acl_batch_edge(a, &empty);
+	if (ret || empty)
+		return ret;
+	ret = acl_batch_shape(a);
+	if (ret)
+		return ret;
+	if (a->async) {
+		a->s = acl_stream_lookup(stream, &ret);
+		if (!a->s)
+			return ret;
+		run = a->s->ctx->dev;
+		l.unit = a->s->ring->entries;
+	} else {
+		if (acl_capture_forbids_sync())
+			return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+				       "synchronous batch while a capture "
+				       "forbids it");
+		if (!acl_current_ctx())
+			return ACL_ERROR_RT_CONTEXT_NULL;
+		l.unit = ACL_SYNC_RING_ENTRIES;
+	}
+	ret = acl_batch_plan(a, &run, &l);
+	if (!ret && a->async)
+		ret = acl_descs_stream(a->s, l.d, l.n, l.unit, l.pageable);
+	else if (!ret)
+		ret = acl_descs_sync(run, l.d, l.n, l.unit);
+	free(l.d);
+	return ret;
+}
+
+/* Set up the arguments; V2 calls pass no @fail. */
+static aclError acl_batch_call(void **dsts, size_t *destMaxs, void **srcs,
+			       size_t *sizes, size_t n,
+			       aclrtMemcpyBatchAttr *attrs, size_t *idx,
+			       size_t nattrs, size_t *fail, bool async,
+			       aclrtStream stream)
+{
+	size_t unused;
+	struct acl_batch_args a = {
+		.dsts = dsts, .destMaxs = destMaxs, .srcs = srcs,
+		.sizes = sizes, .n = n, .attrs = attrs, .idx = idx,
+		.nattrs = nattrs, .fail = fail ? fail : &unused,
+		.async = async,
+	};
+
+	*a.fail = SIZE_MAX;
+	return acl_memcpy_batch(&a, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+		 size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+		 size_t *attrsIndexes, size_t numAttrs, size_t *failIndex)
+{
+	ACL_ENTER();
+	if (!failIndex)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "failIndex is NULL");
+	return acl_batch_call(dsts, destMaxs, srcs, sizes, numBatches, attrs,
+			      attrsIndexes, numAttrs, failIndex, false, NULL);
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+		   size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+		   size_t *attrsIndexes, size_t numAttrs)
+{
+	ACL_ENTER();
+	return acl_batch_call(dsts, destMaxs, srcs, sizes, numBatches, attrs,
+			      attrsIndexes, numAttrs, NULL, false, NULL);
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs,
+		      size_t *sizes, size_t numBatches,
+		      aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+		      size_t numAttrs, size_t *failIndex, aclrtStream stream)
+{
+	ACL_ENTER();
+	if (!failIndex)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "failIndex is NULL");
+	return acl_batch_call(dsts, destMaxs, srcs, sizes, numBatches, attrs,
+			      attrsIndexes, numAttrs, failIndex, true, stream);
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs,
+			size_t *sizes, size_t numBatches,
+			aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+			size_t numAttrs, aclrtStream stream)
+{
+	ACL_ENTER();
+	return acl_batch_call(dsts, destMaxs, srcs, sizes, numBatches, attrs,
+			      attrsIndexes, numAttrs, NULL, true, stream);
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl: 32-bit fills, aclrtMemsetD32(Async) (ACL_API.md 4.12).
+ *
+ * Device memory gets FILL descriptors with a 4-byte pattern, on a
+ * library ring (synchronous call) or on the stream. acl host memory is
+ * filled by the CPU, at once, in both calls, as CANN does; any other
+ * host memory is refused.
+ */
+#include <stdint.h>
+
+#include "acl_internal.h"
+
+/* The checks of the acl edge, all 100000; @loc gets the pointer class. */
+static aclError acl_d32_checks(void *ptr, size_t memSize, size_t N,
+			       enum acl_loc *loc)
+{
+	struct acl_device *dev;
+
+	if (!ptr)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "ptr is NULL");
+	if ((uintptr_t)ptr % sizeof(uint32_t))
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "ptr=%p is not 4-byte aligned", ptr);
+	if (N > memSize / sizeof(uint32_t))
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "N=%zu words do not fit memSize=%zu", N, memSize);
+	*loc = acl_classify(ptr, &dev);
+	if (*loc == ACL_LOC_UNREG)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "ptr=%p is neither aclrtMalloc nor aclrtMallocHost "
+			       "memory", ptr);
+	return ACL_SUCCESS;
+}
+
+static void acl_d32_host(void *ptr, uint32_t value, size_t N)
+{
+	uint32_t *p = ptr;
+	size_t i;
+
+	for (i = 0; i < N; i++)
+		p[i] = value;
+}
+
+/* Plan the fill of device memory on @run (NULL: the memory's NPU). */
+static aclError acl_plan_d32(struct acl_xfer *x, void *ptr, uint32_t value,
+			     size_t N, struct acl_device *run)
+{
+	aclError ret = acl_plan_fill(x, ptr, 0, N * sizeof(uint32_t), run);
+
+	x->tmpl.fill_size = sizeof(uint32_t);
+	x->tmpl.value = value;
+	return ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize,
+					    uint32_t value, size_t N)
+{
+	struct acl_xfer x;
+	enum acl_loc loc;
+	aclError ret;
+
+	ACL_ENTER();
+	if (!N)
+		return ACL_SUCCESS;
+	ret = acl_d32_checks(ptr, memSize, N, &loc);
+	if (ret)
+		return ret;
+	if (acl_capture_forbids_sync())
+		return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+			       "synchronous memset while a capture forbids it");
+	if (!acl_current_ctx())
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	if (loc == ACL_LOC_HOST) {
+		acl_d32_host(ptr, value, N);
+		return ACL_SUCCESS;
+	}
+	ret = acl_plan_d32(&x, ptr, value, N, NULL);
+	return ret ? ret : acl_xfer_run_sync(&x);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize,
+						 uint32_t value, size_t N,
+						 aclrtStream stream)
+{
+	struct acl_stream *s;
+	struct acl_xfer x;
+	enum acl_loc loc;
+	aclError ret;
+
+	ACL_ENTER();
+	if (!N)
+		return ACL_SUCCESS;
+	ret = acl_d32_checks(ptr, memSize, N, &loc);
+	if (ret)
+		return ret;
+	s = acl_stream_lookup(stream, &ret);
+	if (!s)
+		return ret;
+	if (loc == ACL_LOC_HOST) {
+		acl_d32_host(ptr, value, N);
+		return ACL_SUCCESS;
+	}
+	ret = acl_plan_d32(&x, ptr, value, N, s->ctx->dev);
+	return ret ? ret : acl_xfer_run_async(&x, s);
+}
