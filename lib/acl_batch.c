@@ -290,12 +290,9 @@ static aclError acl_memcpy_batch(struct acl_batch_args *a, aclrtStream stream)
 		run = a->s->ctx->dev;
 		l.unit = a->s->ring->entries;
 	} else {
-		if (acl_capture_forbids_sync())
-			return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
-				       "synchronous batch while a capture "
-				       "forbids it");
-		if (!acl_current_ctx())
-			return ACL_ERROR_RT_CONTEXT_NULL;
+		ret = acl_sync_allowed("batch");
+		if (ret)
+			return ret;
 		l.unit = ACL_SYNC_RING_ENTRIES;
 	}
 	ret = acl_batch_plan(a, &run, &l);

@@ -168,11 +168,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch,
 	ret = acl_2d_checks(dst, dpitch, src, spitch, width, height, kind, &skip);
 	if (ret || skip)
 		return ret;
-	if (acl_capture_forbids_sync())
-		return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
-			       "synchronous 2-D copy while a capture forbids it");
-	if (!acl_current_ctx())
-		return ACL_ERROR_RT_CONTEXT_NULL;
+	ret = acl_sync_allowed("2-D copy");
+	if (ret)
+		return ret;
 	if (kind == ACL_MEMCPY_DEVICE_TO_DEVICE)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			       "kind=%s: synchronous 2-D copies are H2D or D2H "

@@ -11,12 +11,18 @@
 
 #include "acl_internal.h"
 
-/* The checks of the acl edge, all 100000; @loc gets the pointer class. */
+/*
+ * The checks of the acl edge, all 100000, after N == 0 (*@skip: nothing
+ * to do); @loc gets the pointer class.
+ */
 static aclError acl_d32_checks(void *ptr, size_t memSize, size_t N,
-			       enum acl_loc *loc)
+			       enum acl_loc *loc, bool *skip)
 {
 	struct acl_device *dev;
 
+	*skip = !N;
+	if (*skip)
+		return ACL_SUCCESS;
 	if (!ptr)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "ptr is NULL");
 	if ((uintptr_t)ptr % sizeof(uint32_t))
@@ -59,18 +65,14 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize,
 	struct acl_xfer x;
 	enum acl_loc loc;
 	aclError ret;
+	bool skip;
 
 	ACL_ENTER();
-	if (!N)
-		return ACL_SUCCESS;
-	ret = acl_d32_checks(ptr, memSize, N, &loc);
-	if (ret)
+	ret = acl_d32_checks(ptr, memSize, N, &loc, &skip);
+	if (!ret && !skip)
+		ret = acl_sync_allowed("memset");
+	if (ret || skip)
 		return ret;
-	if (acl_capture_forbids_sync())
-		return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
-			       "synchronous memset while a capture forbids it");
-	if (!acl_current_ctx())
-		return ACL_ERROR_RT_CONTEXT_NULL;
 	if (loc == ACL_LOC_HOST) {
 		acl_d32_host(ptr, value, N);
 		return ACL_SUCCESS;
@@ -87,12 +89,11 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize,
 	struct acl_xfer x;
 	enum acl_loc loc;
 	aclError ret;
+	bool skip;
 
 	ACL_ENTER();
-	if (!N)
-		return ACL_SUCCESS;
-	ret = acl_d32_checks(ptr, memSize, N, &loc);
-	if (ret)
+	ret = acl_d32_checks(ptr, memSize, N, &loc, &skip);
+	if (ret || skip)
 		return ret;
 	s = acl_stream_lookup(stream, &ret);
 	if (!s)

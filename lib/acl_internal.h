@@ -506,6 +506,12 @@ aclError acl_xfer_run_async(const struct acl_xfer *x, struct acl_stream *s);
 #define ACL_SYNC_RING_ENTRIES	256	/* descriptors per library ring */
 
 /*
+ * May a synchronous @what ("2-D copy") run now: no capture forbids it and
+ * the thread has a context? aclError (recorded).
+ */
+aclError acl_sync_allowed(const char *what);
+
+/*
  * Run @n descriptors on one of @dev's library rings and wait for them.
  * They go in doorbells of @unit descriptors (0: as many as the ring
  * takes), so a BATCH_BEGIN ... BATCH_END group laid out on @unit

@@ -16,6 +16,16 @@
 
 #include "acl_internal.h"
 
+aclError acl_sync_allowed(const char *what)
+{
+	if (acl_capture_forbids_sync())
+		return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
+			       "synchronous %s while a capture forbids it", what);
+	if (!acl_current_ctx())
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	return ACL_SUCCESS;
+}
+
 /* Doorbell size: @unit, bounded by what the ring takes. */
 static size_t acl_unit(size_t unit, uint32_t entries)
 {

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench_batch: 1000 host-to-device copies of 4 KiB from pinned memory,
+ * queued by one aclrtMemcpyBatchAsync against 1000 aclrtMemcpyAsync
+ * calls, each run ending with a stream synchronize; median of 5 runs on
+ * the NPU given by -d (default 2, the first sim NPU of npu-vm).
+ * Target (issue 5): the batch at least 3x the throughput of the calls.
+ *
+ *   bench_batch [-d dev] [-n copies]
+ */
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench_util.h"
+
+#define CHUNK	4096
+#define RUNS	5
+
+struct arrays {
+	void **dsts, **srcs;
+	size_t *sizes, idx;
+	aclrtMemcpyBatchAttr attr;
+};
+
+static double run(const struct arrays *a, size_t n, bool batch, aclrtStream s)
+{
+	double t = bench_now();
+	size_t i, fail;
+
+	if (batch)
+		BENCH_ACL(aclrtMemcpyBatchAsync(a->dsts, a->sizes, a->srcs,
+						a->sizes, n,
+						(aclrtMemcpyBatchAttr *)&a->attr,
+						(size_t *)&a->idx, 1, &fail, s));
+	for (i = 0; !batch && i < n; i++)
+		BENCH_ACL(aclrtMemcpyAsync(a->dsts[i], CHUNK, a->srcs[i], CHUNK,
+					   ACL_MEMCPY_HOST_TO_DEVICE, s));
+	BENCH_ACL(aclrtSynchronizeStream(s));
+	return bench_now() - t;
+}
+
+static double median_of(const struct arrays *a, size_t n, bool batch,
+			aclrtStream s)
+{
+	double v[RUNS];
+	int i;
+
+	for (i = 0; i < RUNS; i++)
+		v[i] = run(a, n, batch, s);
+	return bench_median(v, RUNS);
+}
+
+int main(int argc, char **argv)
+{
+	size_t n = 1000, i;
+	struct arrays a;
+	double tb, ts;
+	int dev = 2, opt;
+	aclrtStream s;
+	void *h, *d;
+
+	while ((opt = getopt(argc, argv, "d:n:")) != -1) {
+		if (opt == 'd')
+			dev = atoi(optarg);
+		else if (opt == 'n')
+			n = (size_t)atol(optarg);
+	}
+	BENCH_ACL(aclrtSetDevice(dev));
+	BENCH_ACL(aclrtCreateStream(&s));
+	BENCH_ACL(aclrtMallocHost(&h, n * CHUNK));
+	BENCH_ACL(aclrtMalloc(&d, n * CHUNK, ACL_MEM_MALLOC_HUGE_FIRST));
+	memset(&a, 0, sizeof(a));
+	a.dsts = calloc(n, sizeof(void *));
+	a.srcs = calloc(n, sizeof(void *));
+	a.sizes = calloc(n, sizeof(size_t));
+	if (!a.dsts || !a.srcs || !a.sizes)
+		return 1;
+	a.attr.srcLoc.type = ACL_MEM_LOCATION_TYPE_HOST;
+	a.attr.dstLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	a.attr.dstLoc.id = (uint32_t)dev;
+	for (i = 0; i < n; i++) {
+		a.dsts[i] = (char *)d + i * CHUNK;
+		a.srcs[i] = (char *)h + i * CHUNK;
+		a.sizes[i] = CHUNK;
+	}
+	tb = median_of(&a, n, true, s);
+	ts = median_of(&a, n, false, s);
+	printf("%6s %8s %12s %12s %8s\n", "copies", "bytes", "batch_MB/s",
+	       "single_MB/s", "ratio");
+	printf("%6zu %8d %12.1f %12.1f %7.2fx\n", n, CHUNK,
+	       n * CHUNK / tb / 1e6, n * CHUNK / ts / 1e6, ts / tb);
+	BENCH_ACL(aclrtFree(d));
+	BENCH_ACL(aclrtFreeHost(h));
+	BENCH_ACL(aclrtDestroyStream(s));
+	BENCH_ACL(aclrtResetDevice(dev));
+	return 0;
+}
