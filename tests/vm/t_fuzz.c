@@ -784,7 +784,8 @@ static void op_munmap(void)
 
 static void op_mmap_events(struct fz_ctx *c)
 {
-	size_t len = (1 + below(32)) * PAGE;
+	size_t len = chance(50) ? infos[c->npu].max_event_slots * sizeof(struct npu_dma_event_slot)
+				: (1 + below(32)) * PAGE;
 	int prot = chance(20) ? PROT_READ | PROT_WRITE : PROT_READ;
 	off_t off = chance(80) ? NPU_DMA_MMAP_EVENTS : (off_t)(below(1 << 20) * PAGE);
 	void *p = mmap(NULL, len, prot, MAP_SHARED, c->fd, off);
@@ -999,15 +1000,8 @@ START_TEST(test_fuzz)
 	uint64_t seed, seconds, round = 0;
 	struct t_state start;
 	time_t end;
-	int fd;
 
-	for (nr_npus = 0; nr_npus < MAX_NPUS; nr_npus++) {
-		fd = npu_raw_open(nr_npus);
-		if (fd < 0)
-			break;
-		ck_assert_int_eq(npu_raw_info(fd, &infos[nr_npus]), 0);
-		close(fd);
-	}
+	nr_npus = t_find_npus(infos, MAX_NPUS);
 	ck_assert_int_gt(nr_npus, 0);
 	clock_gettime(CLOCK_REALTIME, &now);
 	seed = env_u64("NPU_FUZZ_SEED", (uint64_t)now.tv_sec * 1000003ULL ^ (uint64_t)now.tv_nsec);

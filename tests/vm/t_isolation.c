@@ -57,15 +57,7 @@ struct owner_info {
 
 static void find_npus(void)
 {
-	int fd;
-
-	for (nr_npus = 0; nr_npus < MAX_NPUS; nr_npus++) {
-		fd = npu_raw_open(nr_npus);
-		if (fd < 0)
-			break;
-		ck_assert_int_eq(npu_raw_info(fd, &infos[nr_npus]), 0);
-		close(fd);
-	}
+	nr_npus = t_find_npus(infos, MAX_NPUS);
 }
 
 static void *anon(size_t len)

@@ -29,6 +29,21 @@ struct t_state {
 	char clients[T_STATE_NPUS][256];
 };
 
+/* GET_INFO of /dev/npu_dma0, 1, ... up to max: how many there are. */
+static inline int t_find_npus(struct npu_dma_info *infos, int max)
+{
+	int n, fd;
+
+	for (n = 0; n < max; n++) {
+		fd = npu_raw_open(n);
+		if (fd < 0)
+			break;
+		ck_assert_int_eq(npu_raw_info(fd, &infos[n]), 0);
+		close(fd);
+	}
+	return n;
+}
+
 /* nr_foll_pin_acquired - nr_foll_pin_released, counters folded first. */
 static inline long t_pins_held(void)
 {
