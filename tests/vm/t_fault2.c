@@ -450,22 +450,6 @@ static void loaded_again(void)
 		fprintf(stderr, "t_fault2: cannot load %s again\n", t_ko());
 }
 
-static int send_fd(int sock, int fd)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	char byte = 'f';
-	struct iovec iov = { &byte, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	return sendmsg(sock, &m, 0) == 1 ? 0 : -errno;
-}
-
 START_TEST(test_unload_while_in_use)
 {
 	int npu = sim_npu() >= 0 ? sim_npu() : 0, fd, sv[2], up[2], st;
@@ -516,7 +500,7 @@ START_TEST(test_unload_while_in_use)
 	fd = npu_raw_open(npu);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_DGRAM, 0, sv), 0);
-	ck_assert_int_eq(send_fd(sv[0], fd), 0);
+	ck_assert_int_eq(t_send_fd(sv[0], fd), 0);
 	close(fd);
 	ck_assert_int_eq(t_module_unload(MOD), -EWOULDBLOCK);
 	close(sv[0]);

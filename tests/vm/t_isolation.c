@@ -482,22 +482,6 @@ START_TEST(test_fd_inherited_through_fork)
 }
 END_TEST
 
-static int send_fd(int sock, int fd)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-	char byte = 'f';
-	struct iovec iov = { &byte, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
-
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	return sendmsg(sock, &m, 0) == 1 ? 0 : -errno;
-}
-
 static int recv_fd(int sock)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))];
@@ -564,7 +548,7 @@ START_TEST(test_fd_passed_over_unix_socket)
 	ck_assert_int_ge(fd, 0);
 	make_resources(fd, npu, &oi, host, &q);
 	ck_assert_int_eq(write(sv[0], &oi, sizeof(oi)), (ssize_t)sizeof(oi));
-	ck_assert_int_eq(send_fd(sv[0], fd), 0);
+	ck_assert_int_eq(t_send_fd(sv[0], fd), 0);
 	ck_assert_int_eq(read(sv[0], &c, 1), 1);
 	opener_works(&q, &oi, host);
 	/* Unmap and close: the receiver keeps the file (and the context) alive. */

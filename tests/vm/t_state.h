@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Leak oracle of the reliability tests (t_fuzz, t_isolation, t_fault2):
- * a snapshot of what the driver holds — pinned pages (/proc/vmstat), every
- * NPU's free device memory, queue count and client list (sysfs) — and of
- * this process's open files, taken before and compared after.
+ * Shared by the reliability tests (t_fuzz, t_isolation, t_fault2). A leak
+ * oracle: a snapshot of what the driver holds (pinned pages in
+ * /proc/vmstat, every NPU's free device memory, queue count and client
+ * list in sysfs) and of this process's open files, taken before and
+ * compared after. Also: finding the NPUs, passing a file descriptor.
  */
 #ifndef T_STATE_H
 #define T_STATE_H
@@ -12,6 +13,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -142,6 +144,23 @@ static inline int t_state_back(const struct t_state *start)
 	}
 	t_state_print(start, &cur);
 	return 0;
+}
+
+/* Pass fd over a UNIX socket (SCM_RIGHTS) with one byte: 0 or -errno. */
+static inline int t_send_fd(int sock, int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	char byte = 'f';
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &m, 0) == 1 ? 0 : -errno;
 }
 
 #endif /* T_STATE_H */

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * VM test: resource exhaustion seen through libacl. RLIMIT_MEMLOCK of an
+ * unprivileged process runs out: aclrtHostRegister and aclrtMallocHost
+ * fail cleanly with ACL_ERROR_RT_MEMORY_ALLOCATION and a message, and
+ * work again once memory is given back. Device memory runs out on each
+ * backend: aclrtMalloc fails with ACL_ERROR_RT_MEMORY_ALLOCATION (207001)
+ * and aclrtGetMemInfo shows everything back after aclrtFree.
+ */
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "t_acl.h"
+
+#define MAX_NPUS	8
+#define UNPRIV		65534
+
+static struct stat node_st[MAX_NPUS];
+static int nr_nodes;
+
+/* The unprivileged test needs the nodes; put them back afterwards. */
+static void nodes_open_up(void)
+{
+	char path[64];
+
+	for (nr_nodes = 0; nr_nodes < MAX_NPUS; nr_nodes++) {
+		snprintf(path, sizeof(path), "/dev/npu_dma%d", nr_nodes);
+		if (stat(path, &node_st[nr_nodes]))
+			break;
+		if (chmod(path, 0666))
+			perror(path);
+	}
+}
+
+static void nodes_restore(void)
+{
+	char path[64];
+	int i;
+
+	for (i = 0; i < nr_nodes; i++) {
+		snprintf(path, sizeof(path), "/dev/npu_dma%d", i);
+		if (chmod(path, node_st[i].st_mode & 07777))
+			perror(path);
+	}
+}
+
+START_TEST(test_memlock_exhaustion)
+{
+	struct rlimit lim = { 64 << 10, 64 << 10 };
+	size_t len = 256 << 10;
+	uint8_t *buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	void *dev, *host = NULL;
+	int id;
+
+	ck_assert_ptr_ne(buf, MAP_FAILED);
+	ck_assert_int_eq(setrlimit(RLIMIT_MEMLOCK, &lim), 0);
+	ck_assert_int_eq(setresgid(UNPRIV, UNPRIV, UNPRIV), 0);
+	ck_assert_int_eq(setresuid(UNPRIV, UNPRIV, UNPRIV), 0);
+	T_ACL_OK(aclInit(NULL));
+	if (!t_acl_use_backend(_i, &id)) {
+		T_ACL_OK(aclFinalize());
+		return;
+	}
+	/* 32 KiB fit; 64 KiB more do not: a clean error and a message. */
+	T_ACL_OK(aclrtHostRegister(buf, 32 << 10, ACL_HOST_REGISTER_MAPPED, &dev));
+	T_ACL_EQ(aclrtHostRegister(buf + (64 << 10), 64 << 10, ACL_HOST_REGISTER_MAPPED,
+				   &dev), ACL_ERROR_RT_MEMORY_ALLOCATION);
+	ck_assert_ptr_nonnull(aclGetRecentErrMsg());
+	T_ACL_EQ(aclrtMallocHost(&host, 1 << 20), ACL_ERROR_RT_MEMORY_ALLOCATION);
+	ck_assert_ptr_nonnull(aclGetRecentErrMsg());
+	/* Given back, the same requests (within the limit) work. */
+	T_ACL_OK(aclrtHostUnregister(buf));
+	T_ACL_OK(aclrtHostRegister(buf + (64 << 10), 64 << 10, ACL_HOST_REGISTER_MAPPED, &dev));
+	T_ACL_OK(aclrtHostUnregister(buf + (64 << 10)));
+	T_ACL_OK(aclrtMallocHost(&host, 32 << 10));
+	T_ACL_OK(aclrtFreeHost(host));
+	T_ACL_OK(aclrtResetDevice(id));
+	T_ACL_OK(aclFinalize());
+}
+END_TEST
+
+START_TEST(test_device_memory_exhaustion)
+{
+	size_t free0, total, free1, chunk;
+	void *p[16];
+	int id, n = 0, i;
+	aclError err;
+
+	T_ACL_OK(aclInit(NULL));
+	if (!t_acl_use_backend(_i, &id)) {
+		T_ACL_OK(aclFinalize());
+		return;
+	}
+	T_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+	chunk = total / 8;
+	while ((err = aclrtMalloc(&p[n], chunk, ACL_MEM_MALLOC_NORMAL_ONLY)) == ACL_SUCCESS)
+		ck_assert_int_lt(++n, 16);
+	ck_assert_int_eq(err, ACL_ERROR_RT_MEMORY_ALLOCATION);
+	ck_assert_int_eq(err, 207001);
+	t_acl_msg_has("out of memory");
+	ck_assert_int_ge(n, 7);
+	ck_assert_int_le(n, 8);
+	/* A small one still fails while full, and works once a chunk is back. */
+	T_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+	if (free1 < 4096)
+		T_ACL_EQ(aclrtMalloc(&p[n], 4096, ACL_MEM_MALLOC_NORMAL_ONLY),
+			 ACL_ERROR_RT_MEMORY_ALLOCATION);
+	T_ACL_OK(aclrtFree(p[--n]));
+	T_ACL_OK(aclrtMalloc(&p[n++], 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	for (i = 0; i < n; i++)
+		T_ACL_OK(aclrtFree(p[i]));
+	T_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+	ck_assert_uint_eq(free1, free0);
+	T_ACL_OK(aclrtResetDevice(id));
+	T_ACL_OK(aclFinalize());
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("t_acl_fault");
+	TCase *tm = tcase_create("memlock");
+	TCase *td = tcase_create("devmem");
+
+	if (geteuid() != 0 || access("/dev/npu_dma0", F_OK))
+		return T_EXIT_SKIP;
+	tcase_set_timeout(tm, 120);
+	tcase_add_unchecked_fixture(tm, nodes_open_up, nodes_restore);
+	tcase_add_loop_test(tm, test_memlock_exhaustion, 0, 2);
+	suite_add_tcase(s, tm);
+	tcase_set_timeout(td, 120);
+	tcase_add_loop_test(td, test_device_memory_exhaustion, 0, 2);
+	suite_add_tcase(s, td);
+	return t_run_suite(s);
+}
