@@ -270,17 +270,17 @@ static void restore_nodes(void)
 START_TEST(test_tree_has_library_headers_and_pc)
 {
 	static const char *const links[] = {
-		"libacl.so.1", "libacl.so", "libascendcl.so", "libacl_rt.so",
+		"libascendcl.so.1", "libacl.so", "libascendcl.so", "libacl_rt.so",
 	};
 	char *pc;
 	size_t i;
 
-	assert_file("usr/lib/npu-dma/libacl.so.1.0.0", 0755);
+	assert_file("usr/lib/npu-dma/libascendcl.so.1.0.0", 0755);
 	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		char rel[64];
 
 		snprintf(rel, sizeof(rel), "usr/lib/npu-dma/%s", links[i]);
-		assert_link(rel, "libacl.so.1.0.0");
+		assert_link(rel, "libascendcl.so.1.0.0");
 	}
 	assert_file("usr/lib/npu-dma/libacl.a", 0644);
 	assert_file("usr/include/acl/acl.h", 0644);
@@ -367,7 +367,7 @@ START_TEST(test_tools_load_the_installed_library)
 	DIR *d;
 
 	snprintf(bindir, sizeof(bindir), "%s/usr/bin", inst);
-	snprintf(want, sizeof(want), "libacl.so.1 => %s/usr/bin/../lib/npu-dma/",
+	snprintf(want, sizeof(want), "libascendcl.so.1 => %s/usr/bin/../lib/npu-dma/",
 		 inst);
 	d = opendir(bindir);
 	ck_assert_ptr_nonnull(d);
@@ -377,7 +377,7 @@ START_TEST(test_tools_load_the_installed_library)
 		snprintf(tool, sizeof(tool), "%s/%s", bindir, e->d_name);
 		run(NULL, 0, argv, envp, &r);
 		ck_assert_msg(r.status == 0, "%s: %s", tool, r.err);
-		if (!strstr(r.out, "libacl.so.1"))
+		if (!strstr(r.out, "libascendcl.so.1"))
 			continue;
 		ck_assert_msg(strstr(r.out, want), "%s loads:\n%s", tool, r.out);
 		linked++;
@@ -434,7 +434,7 @@ START_TEST(test_app_runs_as_member_of_group_npu)
 		return;
 	}
 	run_app(npu, cases[_i].bytes, groups, 1, &r);
-	snprintf(want, sizeof(want), "ok %zu bytes via %s/usr/lib/npu-dma/libacl.so.1",
+	snprintf(want, sizeof(want), "ok %zu bytes via %s/usr/lib/npu-dma/libascendcl.so.1",
 		 cases[_i].bytes, inst);
 	ck_assert_msg(r.status == 0 && !strcmp(r.out, want),
 		      "app on npu_dma%d exited %d\nstdout: %s\nstderr: %s",
