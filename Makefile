@@ -8,6 +8,8 @@
 #   make unit       host-only Check unit tests
 #   make vmcheck    Check tests inside the developer VM (tools/npu-vm)
 #   make lint       module at W=1 and sparse, warnings are errors
+#   make check-debug the VM suite under the sanitizer kernel (KASAN, lockdep,
+#                   kmemleak; scripts/build-debug-kernel.sh builds it: long)
 #   make demo       boot the VM and run the demo: the seed's data flow through
 #                   libacl under npu-trace, npu-smi, acl-bandwidth (build/demo/)
 #   make bench      boot the VM and run the benchmark programs (bench/)
@@ -53,6 +55,13 @@ vmcheck: module userspace
 check: lint unit vmcheck
 	@$(ROOT)/scripts/run-checks.sh summary
 
+check-debug: userspace
+	@$(ROOT)/scripts/build-debug-kernel.sh
+	@$(ROOT)/scripts/build-debug-kernel.sh module
+	@$(ROOT)/tools/npu-vm run --no-build --debug-kernel --timeout 10800 \
+		-e NPU_TEST_TIMEOUT=3600 -- \
+		$(ROOT)/scripts/build-debug-kernel.sh guest-check
+
 demo: module
 	@$(MAKE) -s -C lib
 	@$(MAKE) -s -C tools
@@ -93,6 +102,6 @@ clean:
 	@$(MAKE) -s -C bench clean
 	@rm -rf build
 
-.PHONY: all deps module lint userspace unit vmcheck check demo bench clean \
+.PHONY: all deps module lint userspace unit vmcheck check check-debug demo bench clean \
 	install uninstall modules_install dkms-source dkms-install dkms-uninstall \
 	dkms-check
