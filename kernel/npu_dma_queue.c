@@ -234,40 +234,79 @@ static bool npu_queue_job_ready(struct npu_dma_queue *q, struct npu_dma_job *job
 	return ready;
 }
 
-static void npu_batch_member_work(struct work_struct *work)
+/* Claim the next member that is still to run, or NULL. */
+static struct npu_dma_job *npu_batch_claim(struct npu_dma_batch *b)
 {
-	struct npu_dma_job *job = container_of(work, struct npu_dma_job, work);
+	struct npu_dma_job *job;
 
-	job->status = READ_ONCE(job->q->aborting) ? -ECANCELED : npu_dma_job_run(job);
-	if (atomic_dec_and_test(&job->batch->pending))
-		complete(&job->batch->done);
+	spin_lock(&b->lock);
+	job = b->next;
+	while (job != b->end && job->status)
+		job = list_next_entry(job, node);
+	b->next = job == b->end ? job : list_next_entry(job, node);
+	spin_unlock(&b->lock);
+	return job == b->end ? NULL : job;
+}
+
+/* Run members until none is left; each takes a DMA channel of its own. */
+static void npu_batch_run_members(struct npu_dma_batch *b)
+{
+	struct npu_dma_job *job;
+
+	while ((job = npu_batch_claim(b)))
+		job->status = READ_ONCE(b->q->aborting) ? -ECANCELED :
+			      npu_dma_job_run(job);
+}
+
+struct npu_batch_runner {
+	struct work_struct work;
+	struct npu_dma_batch *batch;
+};
+
+static void npu_batch_runner_work(struct work_struct *work)
+{
+	npu_batch_run_members(container_of(work, struct npu_batch_runner, work)->batch);
 }
 
 /*
- * Run the members between @begin and its BATCH_END on as many channels as
- * the NPU has, then retire the whole batch in order.
+ * Run the members between @begin and its BATCH_END on as many channels
+ * as the NPU has: this worker and up to nr_channels - 1 helpers claim
+ * members one by one (a work item per channel, not per member: a batch
+ * of thousands of tiny copies must not cost thousands of wake-ups).
+ * Then retire the whole batch in order.
  */
 static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *begin)
 {
-	struct npu_dma_batch batch;
+	struct npu_dma_batch batch = { .q = q };
+	struct npu_batch_runner *runners;
 	struct npu_dma_job *job, *end = begin;
+	unsigned int i, n = 0, members = 0;
 
-	atomic_set(&batch.pending, 1);
-	init_completion(&batch.done);
 	/* Members cannot be retired concurrently: only this worker does. */
 	list_for_each_entry_continue(end, &q->jobs, node) {
 		/* Stop at our END: later entries may be appended meanwhile. */
 		if (end->d.opcode == NPU_DMA_OP_BATCH_END)
 			break;
-		if (end->status)
-			continue;
-		end->batch = &batch;
-		atomic_inc(&batch.pending);
-		INIT_WORK(&end->work, npu_batch_member_work);
-		queue_work(npu_dma_wq, &end->work);
+		members += !end->status;
 	}
-	if (!atomic_dec_and_test(&batch.pending))
-		wait_for_completion(&batch.done);
+	spin_lock_init(&batch.lock);
+	batch.next = list_next_entry(begin, node);
+	batch.end = end;
+
+	n = min(members, q->ctx->ndev->nr_channels);
+	/* Without helpers (no memory) this worker runs every member alone. */
+	runners = n > 1 ? kcalloc(n, sizeof(*runners), GFP_KERNEL) : NULL;
+	if (!runners)
+		n = 1;
+	for (i = 1; i < n; i++) {
+		runners[i].batch = &batch;
+		INIT_WORK(&runners[i].work, npu_batch_runner_work);
+		queue_work(npu_dma_wq, &runners[i].work);
+	}
+	npu_batch_run_members(&batch);
+	for (i = 1; i < n; i++)
+		flush_work(&runners[i].work);
+	kfree(runners);
 
 	for (;;) {
 		job = list_first_entry(&q->jobs, struct npu_dma_job, node);

@@ -57,12 +57,16 @@ struct npu_dma_queue;
 
 /**
  * struct npu_dma_batch - members of a batch in flight
- * @pending: members not finished yet
- * @done: completed when @pending drops to 0
+ * @q: their queue
+ * @lock: Protects @next
+ * @next: next member to claim (a job in q->jobs), or @end
+ * @end: the BATCH_END job
  */
 struct npu_dma_batch {
-	atomic_t pending;
-	struct completion done;
+	struct npu_dma_queue *q;
+	spinlock_t lock;
+	struct npu_dma_job *next;
+	struct npu_dma_job *end;
 };
 
 /**
@@ -79,8 +83,6 @@ struct npu_dma_batch {
  * @fill_dma: its bus address (engines with dma_mapped)
  * @batch_member: between BATCH_BEGIN and BATCH_END of one doorbell
  * @chan: DMA channel the job runs on, -1 while it holds none (tracing)
- * @work: runs a batch member on a channel
- * @batch: batch of a running member
  */
 struct npu_dma_job {
 	struct list_head node;
@@ -95,8 +97,6 @@ struct npu_dma_job {
 	dma_addr_t fill_dma;
 	bool batch_member;
 	int chan;
-	struct work_struct work;
-	struct npu_dma_batch *batch;
 };
 
 /**
