@@ -31,8 +31,10 @@ for t in $tests; do
 	mark="npu-runtests: start $t $$"
 	echo "$mark" > /dev/kmsg
 	before=$(pins)
+	t0=$(date +%s)
 	timeout -k 10 "$TIMEOUT" "./$t"
 	rc=$?
+	t1=$(date +%s)
 	after=$(pins)
 	verdict=PASS
 	case $rc in
@@ -49,7 +51,7 @@ for t in $tests; do
 	if [ "$after" != "$before" ]; then
 		verdict="FAIL (pinned pages leaked: $((after - before)))"
 	fi
-	echo "runtests: $t: $verdict"
+	echo "runtests: $t: $verdict ($((t1 - t0)) s)"
 	case $verdict in FAIL*) failed="$failed $t" ;; esac
 done
 
