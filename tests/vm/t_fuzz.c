@@ -6,7 +6,8 @@
  * mmap'd rings (valid-looking descriptors with one field mutated, random
  * descriptors, random tails), eventfds closed under their queues,
  * registered memory unmapped while copies use it, several files, queues
- * and peer NPUs per process, and foreign processes holding the files.
+ * and peer NPUs per process, a second thread racing the first, and
+ * foreign processes holding the files.
  *
  * Each round forks a worker that runs a random program for about a
  * second from a seed derived from the run's seed; the worker exits with
@@ -20,6 +21,7 @@
  * NPU_FUZZ_SECONDS (default 45). See Documentation/security.rst.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -55,6 +57,7 @@ struct fz_stats {
 	uint64_t munmaps;
 	uint64_t efd_closed;
 	uint64_t foreign;
+	uint64_t races;
 	uint64_t rounds;
 	uint64_t killed;
 	char fail[256];
@@ -186,6 +189,13 @@ static void on_alarm(int sig)
 }
 
 static int cur_op;
+/*
+ * A second thread of the worker (in some rounds) that races the first:
+ * submits, releases, destroys, frees and unregisters by the ids and
+ * addresses the worker holds. Then an operation on a tracked resource
+ * may find it gone: the checks that expect success are off.
+ */
+static volatile int racing, stop_racer;
 
 /* A worker's own memory fault is a fuzzer bug or a broken mapping: say where. */
 static void on_fault(int sig, siginfo_t *si, void *uc)
@@ -285,7 +295,7 @@ static void op_info(struct fz_ctx *c)
 	int mutated, ret;
 
 	ret = fz_call(c->fd, NPU_DMA_IOCTL_GET_INFO, &info, sizeof(info), &mutated);
-	if (!mutated && ret)
+	if (!mutated && ret && !racing)
 		fz_fail("GET_INFO on npu %d: %d", c->npu, ret);
 }
 
@@ -338,7 +348,7 @@ static void op_free(struct fz_ctx *c)
 		f.dev_addr = infos[c->npu].mem_base + below(64) * PAGE;
 	}
 	ret = fz_call(c->fd, NPU_DMA_IOCTL_MEM_FREE, &f, sizeof(f), &mutated);
-	if (!mutated && i >= 0 && ret)
+	if (!mutated && i >= 0 && ret && !racing)
 		fz_fail("MEM_FREE of an allocation: %d", ret);
 	if (!ret)
 		untrack_alloc(c, f.dev_addr);
@@ -391,7 +401,7 @@ static void op_unregister(struct fz_ctx *c)
 		u.addr = (uintptr_t)bufs[below(NR_BUFS)].p + below(BUF_LEN);
 	}
 	ret = fz_call(c->fd, NPU_DMA_IOCTL_HOST_UNREGISTER, &u, sizeof(u), &mutated);
-	if (!mutated && i >= 0 && ret)
+	if (!mutated && i >= 0 && ret && !racing)
 		fz_fail("HOST_UNREGISTER of a registration: %d", ret);
 	if (ret)
 		return;
@@ -874,8 +884,65 @@ static void op_foreign(void)
 		fz_fail("a forked process could use the worker's file (status %#x)", status);
 }
 
+static void *racer(void *arg)
+{
+	uint64_t st = (uintptr_t)arg;
+
+	while (!stop_racer) {
+		struct fz_ctx *c = &ctxs[(st = st * 6364136223846793005ULL + 1) >> 33 & (MAX_CTX - 1)];
+		/* One read of each count: the worker changes them meanwhile. */
+		int fd = c->fd, k = (int)(st >> 40), nq = *(volatile int *)&c->nr_q;
+		int na = *(volatile int *)&c->nr_alloc, nr = *(volatile int *)&c->nr_reg;
+		union {
+			struct npu_dma_queue_submit s;
+			struct npu_dma_queue_destroy d;
+			struct npu_dma_barrier_release b;
+			struct npu_dma_mem_free f;
+			struct npu_dma_host_unregister u;
+			struct npu_dma_info i;
+		} a;
+
+		if (fd < 0)
+			continue;
+		memset(&a, 0, sizeof(a));
+		switch ((st >> 20) % 8) {
+		case 0:
+		case 1:
+		case 2:
+			a.s.queue_id = nq > 0 ? c->q[k % nq].id : 1;
+			ioctl(fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &a);
+			break;
+		case 3:
+			a.b.queue_id = nq > 0 ? c->q[k % nq].id : 1;
+			a.b.seq = (uint64_t)k % 8;
+			ioctl(fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &a);
+			break;
+		case 4:
+			if (k % 8 == 0) {
+				a.d.queue_id = nq > 0 ? c->q[k % nq].id : 1;
+				ioctl(fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &a);
+			}
+			break;
+		case 5:
+			a.f.dev_addr = na > 0 ? c->alloc[k % na].addr : 0;
+			ioctl(fd, NPU_DMA_IOCTL_MEM_FREE, &a);
+			break;
+		case 6:
+			a.u.addr = nr > 0 ? c->reg[k % nr].addr : 0;
+			ioctl(fd, NPU_DMA_IOCTL_HOST_UNREGISTER, &a);
+			break;
+		default:
+			a.i.size = sizeof(a.i);
+			ioctl(fd, NPU_DMA_IOCTL_GET_INFO, &a);
+			break;
+		}
+	}
+	return NULL;
+}
+
 static void worker(uint64_t seed, int teardown)
 {
+	pthread_t racer_thread;
 	struct sigaction sa = { .sa_handler = on_alarm };
 	struct sigaction sf = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO };
 	struct timespec t0, t;
@@ -903,6 +970,16 @@ static void worker(uint64_t seed, int teardown)
 		 MAP_FIXED, -1, 0) == MAP_FAILED)
 		fz_fail("mmap: %d", errno);
 	op_open();
+	if (chance(30)) {
+		sigset_t all, old;
+
+		/* The racer takes no signals: alarms are for the main thread. */
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		racing = !pthread_create(&racer_thread, NULL, racer, (void *)(uintptr_t)rnd());
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		stats->races += racing;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		struct fz_ctx *c = any_ctx();
@@ -951,6 +1028,10 @@ static void worker(uint64_t seed, int teardown)
 			op_foreign();
 		else if (chance(30))
 			close_ctx(c);
+	}
+	if (racing) {
+		stop_racer = 1;
+		/* Not joined: it may sit in a destroy; _exit ends it. */
 	}
 	if (teardown)
 		for (i = 0; i < MAX_CTX; i++)
@@ -1053,10 +1134,10 @@ START_TEST(test_fuzz)
 	printf("t_fuzz: %" PRIu64 " rounds (%" PRIu64 " killed), %" PRIu64 " ops, %"
 	       PRIu64 " ioctls (%" PRIu64 " succeeded), %" PRIu64
 	       " descriptors, %" PRIu64 " munmaps, %" PRIu64
-	       " eventfds closed under queues, %" PRIu64 " foreign-process probes;"
-	       " nothing leaked\n", stats->rounds, stats->killed, stats->ops,
-	       stats->ioctls, stats->ioctl_ok, stats->descs, stats->munmaps,
-	       stats->efd_closed, stats->foreign);
+	       " eventfds closed under queues, %" PRIu64 " foreign-process probes, %"
+	       PRIu64 " rounds with a racing thread; nothing leaked\n", stats->rounds,
+	       stats->killed, stats->ops, stats->ioctls, stats->ioctl_ok, stats->descs,
+	       stats->munmaps, stats->efd_closed, stats->foreign, stats->races);
 }
 END_TEST
 
