@@ -199,7 +199,7 @@ static int npu_dma_mmap_events(struct npu_dma_ctx *ctx,
 {
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
-	npu_dma_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
+	npu_dma_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
 			     VM_MAYWRITE);
 	if (vma->vm_end - vma->vm_start != NPU_DMA_EVENTS_SIZE)
 		return -EINVAL;

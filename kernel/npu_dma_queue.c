@@ -856,7 +856,8 @@ int npu_dma_queue_mmap(struct npu_dma_ctx *ctx, struct vm_area_struct *vma)
 	ret = -EINVAL;
 	if (vma->vm_end - vma->vm_start != area->size)
 		goto err_put;
-	npu_dma_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, 0);
+	/* VM_IO: madvise(MADV_DOFORK) must not undo VM_DONTCOPY. */
+	npu_dma_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, 0);
 	ret = remap_vmalloc_range(vma, area->mem, 0);
 	if (ret)
 		goto err_put;

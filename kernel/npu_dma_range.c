@@ -99,12 +99,21 @@ struct npu_dma_range *npu_dma_range_take(struct npu_dma_ctx *ctx,
 void npu_dma_range_drain(struct npu_dma_ctx *ctx, struct rb_root *root,
 			 void (*put)(struct npu_dma_range *range))
 {
+	struct rb_root drained;
 	struct rb_node *n;
 
+	/*
+	 * Take the whole tree, then drop the references without ctx->lock:
+	 * the last put of a registration un-accounts it under mmap_lock,
+	 * which mmap() holds when it takes ctx->lock (lock order).
+	 */
 	mutex_lock(&ctx->lock);
-	while ((n = rb_first(root))) {
-		rb_erase(n, root);
+	drained = *root;
+	*root = RB_ROOT;
+	mutex_unlock(&ctx->lock);
+
+	while ((n = rb_first(&drained))) {
+		rb_erase(n, &drained);
 		put(rb_entry(n, struct npu_dma_range, node));
 	}
-	mutex_unlock(&ctx->lock);
 }

@@ -444,6 +444,24 @@ START_TEST(test_need_wakeup_protocol)
 }
 END_TEST
 
+/* A child must never inherit the ring, whatever the parent asks. */
+START_TEST(test_ring_not_inheritable)
+{
+	struct npu_dma_event_slot *ev;
+	struct side s;
+
+	side_open(&s, nr_npus - 1);
+	ck_assert_int_eq(madvise(s.q.map, s.q.map_size, MADV_DOFORK), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ev = mmap(NULL, 4096 * sizeof(*ev), PROT_READ, MAP_SHARED, s.fd, 0);
+	ck_assert_ptr_ne(ev, MAP_FAILED);
+	ck_assert_int_eq(madvise(ev, 4096 * sizeof(*ev), MADV_DOFORK), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	munmap(ev, 4096 * sizeof(*ev));
+	side_close(&s);
+}
+END_TEST
+
 static Suite *queue_suite(void)
 {
 	Suite *s = suite_create("t_queue");
@@ -461,6 +479,7 @@ static Suite *queue_suite(void)
 	tcase_add_test(tc, test_destroy_drains);
 	tcase_add_test(tc, test_queues_share_the_engine);
 	tcase_add_test(tc, test_need_wakeup_protocol);
+	tcase_add_test(tc, test_ring_not_inheritable);
 	suite_add_tcase(s, tc);
 	return s;
 }
