@@ -53,27 +53,6 @@ static void *pageable(size_t len)
 	return p;
 }
 
-static int first_sim(void)
-{
-	char path[96], buf[8] = "";
-	FILE *f;
-	int i;
-
-	for (i = 0; i < 64; i++) {
-		snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", i);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) && !strncmp(buf, "sim", 3)) {
-			fclose(f);
-			return i;
-		}
-		fclose(f);
-	}
-	fprintf(stderr, "bench_bw: no sim NPU\n");
-	exit(2);
-}
-
 int main(int argc, char **argv)
 {
 	int dev = -1, runs = 5, json = 0, c;
@@ -96,7 +75,7 @@ int main(int argc, char **argv)
 	if (runs < 1 || runs > 16)
 		return 2;
 	if (dev < 0)
-		dev = first_sim();
+		dev = bench_first_sim("bench_bw");
 	BENCH_ACL(aclInit(NULL));
 	BENCH_ACL(aclrtSetDevice(dev));
 	BENCH_ACL(aclrtMalloc(&dmem, max, ACL_MEM_MALLOC_HUGE_FIRST));

@@ -18,29 +18,6 @@
 #define PITCH	4096
 #define RUNS	5
 
-/* The first NPU whose backend is sim. */
-static int first_sim(void)
-{
-	char path[64], name[8];
-	FILE *f;
-	int i;
-
-	for (i = 0; i < 64; i++) {
-		snprintf(path, sizeof(path),
-			 "/sys/class/npu_dma/npu_dma%d/backend", i);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%7s", name) == 1 && !strcmp(name, "sim")) {
-			fclose(f);
-			return i;
-		}
-		fclose(f);
-	}
-	fprintf(stderr, "bench_copy2d: no sim NPU\n");
-	exit(2);
-}
-
 /* Seconds for one 2-D copy (@rows_each false) or @h row copies. */
 static double once(char *d, char *h, size_t w, size_t rows, bool rows_each,
 		   aclrtStream s)
@@ -80,7 +57,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "d:")) != -1)
 		dev = opt == 'd' ? atoi(optarg) : dev;
 	if (dev < 0)
-		dev = first_sim();
+		dev = bench_first_sim("bench_copy2d");
 	BENCH_ACL(aclrtSetDevice(dev));
 	BENCH_ACL(aclrtCreateStream(&s));
 	BENCH_ACL(aclrtMallocHost(&h, (size_t)ROWS * PITCH));

@@ -125,27 +125,6 @@ static void usage(int status)
 	exit(status);
 }
 
-static int first_sim(void)
-{
-	char path[96], buf[8] = "";
-	FILE *f;
-	int i;
-
-	for (i = 0; i < 64; i++) {
-		snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", i);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) && !strncmp(buf, "sim", 3)) {
-			fclose(f);
-			return i;
-		}
-		fclose(f);
-	}
-	fprintf(stderr, "bench_submit: no sim NPU\n");
-	exit(2);
-}
-
 int main(int argc, char **argv)
 {
 	struct opts o = { .dev = -1, .calls = 500 };
@@ -166,7 +145,7 @@ int main(int argc, char **argv)
 	if (o.calls < 1 || o.calls > 1000)
 		usage(2);
 	if (o.dev < 0)
-		o.dev = first_sim();
+		o.dev = bench_first_sim("bench_submit");
 	BENCH_ACL(aclInit(NULL));
 	BENCH_ACL(aclrtSetDevice(o.dev));
 	nul = null_ioctl_cost(o.dev, o.calls);

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "acl/acl.h"
@@ -32,6 +33,27 @@ static inline double bench_median(double *v, int n)
 {
 	qsort(v, n, sizeof(*v), bench_cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The first simulated NPU (index N of /dev/npu_dmaN); exits if none. */
+static inline int bench_first_sim(const char *prog)
+{
+	char path[96], buf[8];
+	FILE *f;
+	int i, sim;
+
+	for (i = 0; i < 64; i++) {
+		snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", i);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		sim = fgets(buf, sizeof(buf), f) && !strncmp(buf, "sim", 3);
+		fclose(f);
+		if (sim)
+			return i;
+	}
+	fprintf(stderr, "%s: no sim NPU\n", prog);
+	exit(2);
 }
 
 #define BENCH_ACL(call)							\

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "npu_raw.h"
+#include "t_state.h"
 #include "t_vm.h"
 
 #define MAX_NPUS 8
@@ -30,15 +31,7 @@ static struct npu_dma_info infos[MAX_NPUS];
 
 static void find_npus(void)
 {
-	int fd;
-
-	for (nr_npus = 0; nr_npus < MAX_NPUS; nr_npus++) {
-		fd = npu_raw_open(nr_npus);
-		if (fd < 0)
-			break;
-		ck_assert_int_eq(npu_raw_info(fd, &infos[nr_npus]), 0);
-		close(fd);
-	}
+	nr_npus = t_find_npus(infos, MAX_NPUS);
 }
 
 static int npu_of(uint32_t backend)
@@ -56,24 +49,6 @@ static void sleep_ms(int ms)
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);
-}
-
-/* nr_foll_pin_acquired - nr_foll_pin_released, counters folded first. */
-static long pins_held(void)
-{
-	char buf[16384], *p;
-	long acq = -1, rel = -1;
-
-	ck_assert_int_eq(t_write_file("/proc/sys/vm/stat_refresh", "1"), 0);
-	ck_assert_int_eq(t_read_file("/proc/vmstat", buf, sizeof(buf)), 0);
-	p = strstr(buf, "nr_foll_pin_acquired ");
-	if (p)
-		sscanf(p, "nr_foll_pin_acquired %ld", &acq);
-	p = strstr(buf, "nr_foll_pin_released ");
-	if (p)
-		sscanf(p, "nr_foll_pin_released %ld", &rel);
-	ck_assert(acq >= 0 && rel >= 0);
-	return acq - rel;
 }
 
 static uint64_t mem_free(int npu)
@@ -215,7 +190,7 @@ static void child_copies(int npu, size_t len, int up)
 static void kill_mid_copy(int npu, size_t len, int rounds)
 {
 	uint64_t start = mem_free(npu);
-	long pins = pins_held();
+	long pins = t_pins_held();
 	int r, i, status, up[2];
 	char c;
 
@@ -238,9 +213,9 @@ static void kill_mid_copy(int npu, size_t len, int rounds)
 		ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	}
 	/* The last file reference may drop just after the exit is reaped. */
-	for (i = 0; i < 500 && (pins_held() != pins || mem_free(npu) != start); i++)
+	for (i = 0; i < 500 && (t_pins_held() != pins || mem_free(npu) != start); i++)
 		sleep_ms(10);
-	ck_assert_int_eq(pins_held(), pins);
+	ck_assert_int_eq(t_pins_held(), pins);
 	ck_assert_uint_eq(mem_free(npu), start);
 }
 

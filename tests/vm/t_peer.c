@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "npu_raw.h"
+#include "t_state.h"
 #include "t_vm.h"
 
 #define MAX_NPUS 8
@@ -24,15 +25,7 @@ static struct npu_dma_info infos[MAX_NPUS];
 
 static void find_npus(void)
 {
-	int fd;
-
-	for (nr_npus = 0; nr_npus < MAX_NPUS; nr_npus++) {
-		fd = npu_raw_open(nr_npus);
-		if (fd < 0)
-			break;
-		ck_assert_int_eq(npu_raw_info(fd, &infos[nr_npus]), 0);
-		close(fd);
-	}
+	nr_npus = t_find_npus(infos, MAX_NPUS);
 }
 
 static int is_peer(int a, int b)
