@@ -282,7 +282,11 @@ static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *beg
 	struct npu_dma_job *job, *end = begin;
 	unsigned int i, n = 0, members = 0;
 
-	/* Members cannot be retired concurrently: only this worker does. */
+	/*
+	 * Members cannot be retired concurrently: only this worker does. Our
+	 * END is on the list: npu_queue_append() publishes BEGIN and END
+	 * together.
+	 */
 	list_for_each_entry_continue(end, &q->jobs, node) {
 		/* Stop at our END: later entries may be appended meanwhile. */
 		if (end->d.opcode == NPU_DMA_OP_BATCH_END)
@@ -634,10 +638,15 @@ void npu_dma_queue_destroy_all(struct npu_dma_ctx *ctx)
 	}
 }
 
-static void npu_queue_append(struct npu_dma_queue *q, struct npu_dma_job *job)
+/*
+ * Publish one doorbell's jobs in a single step: a worker that is running
+ * meanwhile must never see a BATCH_BEGIN whose BATCH_END is not on the
+ * list yet (npu_queue_run_batch walks from one to the other unlocked).
+ */
+static void npu_queue_append(struct npu_dma_queue *q, struct list_head *jobs)
 {
 	spin_lock_irq(&q->lock);
-	list_add_tail(&job->node, &q->jobs);
+	list_splice_tail(jobs, &q->jobs);
 	spin_unlock_irq(&q->lock);
 }
 
@@ -700,6 +709,7 @@ static void npu_queue_trace_submit(const struct npu_dma_job *job)
 static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
 {
 	struct npu_dma_job **jobs;
+	LIST_HEAD(batch);
 	u32 i;
 
 	jobs = kvmalloc_array(n, sizeof(*jobs), GFP_KERNEL);
@@ -724,8 +734,9 @@ static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
 	npu_queue_mark_batches(jobs, n);
 	for (i = 0; i < n; i++) {
 		npu_queue_trace_submit(jobs[i]);
-		npu_queue_append(q, jobs[i]);
+		list_add_tail(&jobs[i]->node, &batch);
 	}
+	npu_queue_append(q, &batch);
 	kvfree(jobs);
 	return 0;
 

@@ -288,6 +288,46 @@ START_TEST(test_batch_then_ordered_copy)
 }
 END_TEST
 
+/*
+ * Batches rung in back to back while the worker is still busy with the
+ * previous ones: a doorbell's BATCH_BEGIN must never reach the worker
+ * before its BATCH_END (it once did, and the worker walked off the list).
+ */
+START_TEST(test_batches_back_to_back)
+{
+	int npu = npu_of(NPU_DMA_BACKEND_SIM, 0);
+	struct npu_dma_desc begin = { .opcode = NPU_DMA_OP_BATCH_BEGIN };
+	struct npu_dma_desc end = { .opcode = NPU_DMA_OP_BATCH_END };
+	struct npu_dma_desc fill = { .opcode = NPU_DMA_OP_FILL, .fill_size = 4,
+				     .len = 256 };
+	struct npu_raw_queue q;
+	uint64_t last = 0;
+	struct side s;
+	int i, j;
+
+	side_open(&s, npu < 0 ? nr_npus - 1 : npu);
+	ck_assert_int_eq(npu_raw_queue_create(s.fd, 64, &q), 0);
+	for (i = 0; i < 400; i++) {
+		npu_raw_push(&q, &begin);
+		for (j = 0; j < 3; j++) {
+			fill.dst = s.dev + j * 256;
+			fill.value = i;
+			npu_raw_push(&q, &fill);
+		}
+		last = npu_raw_push(&q, &end);
+		ck_assert_int_eq(npu_raw_submit(&q), 5);
+		/* Twelve batches fill 60 of the 64 slots. */
+		if (i % 12 == 11)
+			ck_assert_int_eq(npu_raw_wait(&q, last, 60000), 0);
+	}
+	ck_assert_int_eq(npu_raw_wait(&q, last, 60000), 0);
+	ck_assert_uint_eq(q.ctrl->error_count, 0);
+	ck_assert_uint_eq(q.ctrl->completed_seq, 2000);
+	npu_raw_queue_destroy(&q);
+	side_close(&s);
+}
+END_TEST
+
 /* A ring of 4 carries 1000 descriptors: head and tail wrap. */
 START_TEST(test_ring_wraps)
 {
@@ -474,6 +514,7 @@ static Suite *queue_suite(void)
 	tcase_add_test(tc, test_wait_across_npus);
 	tcase_add_test(tc, test_wait_for_the_past);
 	tcase_add_test(tc, test_batch_then_ordered_copy);
+	tcase_add_test(tc, test_batches_back_to_back);
 	tcase_add_test(tc, test_ring_wraps);
 	tcase_add_test(tc, test_eventfd_signalled);
 	tcase_add_test(tc, test_destroy_drains);
