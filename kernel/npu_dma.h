@@ -146,14 +146,17 @@ struct npu_dma_engine_ops {
  * @node: in the context's tree (device allocations or host regions)
  * @start: first address
  * @size: bytes
- * @ref: the tree holds one reference, each queued job one per range it
- *	touches; the range is released by the last put
+ * @ref: the tree holds one reference, each queued job and each graph one
+ *	per range it touches; the range is released by the last put
+ * @gone: taken out of its tree (freed or unregistered by user space, or
+ *	the file closed); a graph replay then fails the tasks naming it
  */
 struct npu_dma_range {
 	struct rb_node node;
 	u64 start;
 	u64 size;
 	struct kref ref;
+	bool gone;
 };
 
 /**
@@ -163,10 +166,11 @@ struct npu_dma_range {
  *	and only it may pin, submit or map
  * @pid: thread-group id of the opener, for the clients attribute
  * @node: in ndev->contexts
- * @lock: Protects @mem_tree, @host_tree and @queues
+ * @lock: Protects @mem_tree, @host_tree, @queues and @graphs
  * @mem_tree: device allocations (struct npu_dma_alloc)
  * @host_tree: registered host ranges (struct npu_dma_region)
  * @queues: queues of this context by index
+ * @graphs: validated descriptor lists by id (struct npu_dma_graph)
  * @events: event table (struct npu_dma_event_slot[]), vmalloc_user
  */
 struct npu_dma_ctx {
@@ -178,12 +182,15 @@ struct npu_dma_ctx {
 	struct rb_root mem_tree;
 	struct rb_root host_tree;
 	struct xarray queues;
+	struct xarray graphs;
 	struct npu_dma_event_slot *events;
 };
 
 #define NPU_DMA_MAX_EVENT_SLOTS		4096
 #define NPU_DMA_MAX_QUEUE_ENTRIES	4096
 #define NPU_DMA_MAX_QUEUES		64
+#define NPU_DMA_MAX_GRAPHS		4096
+#define NPU_DMA_MAX_GRAPH_TASKS		65536
 #define NPU_DMA_MAX_COPY_LEN		(1ULL << 32)
 #define NPU_DMA_MAX_2D_HEIGHT		(1U << 20)
 #define NPU_DMA_MAX_2D_PITCH		(1ULL << 32)

@@ -46,6 +46,7 @@ static int npu_dma_open(struct inode *inode, struct file *file)
 	ctx->mem_tree = RB_ROOT;
 	ctx->host_tree = RB_ROOT;
 	xa_init_flags(&ctx->queues, XA_FLAGS_ALLOC);
+	xa_init_flags(&ctx->graphs, XA_FLAGS_ALLOC1);
 	ctx->mm = current->mm;
 	mmgrab(ctx->mm);
 	ctx->pid = get_task_pid(current, PIDTYPE_TGID);
@@ -83,6 +84,7 @@ static int npu_dma_open(struct inode *inode, struct file *file)
 void npu_dma_ctx_teardown(struct npu_dma_ctx *ctx)
 {
 	npu_dma_queue_destroy_all(ctx);
+	npu_dma_graph_release_all(ctx);
 	npu_dma_host_release_all(ctx);
 	npu_dma_mem_release_all(ctx);
 }
@@ -98,6 +100,7 @@ static int npu_dma_release(struct inode *inode, struct file *file)
 	mutex_unlock(&ndev->ctx_lock);
 
 	xa_destroy(&ctx->queues);
+	xa_destroy(&ctx->graphs);
 	vfree(ctx->events);
 	put_pid(ctx->pid);
 	mmdrop(ctx->mm);
@@ -140,7 +143,8 @@ static int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 	info.caps = NPU_DMA_CAP_COPY_2D | NPU_DMA_CAP_FILL | NPU_DMA_CAP_EVENTS |
 		    NPU_DMA_CAP_WAIT | NPU_DMA_CAP_HOST_BARRIER |
 		    NPU_DMA_CAP_BATCH | NPU_DMA_CAP_PAGEABLE |
-		    NPU_DMA_CAP_NEED_WAKEUP;
+		    NPU_DMA_CAP_NEED_WAKEUP | NPU_DMA_CAP_GRAPH;
+	info.max_graph_tasks = NPU_DMA_MAX_GRAPH_TASKS;
 	if (copy_to_user(arg, &info, min_t(u32, usize, sizeof(info))))
 		return -EFAULT;
 	return 0;
@@ -173,6 +177,10 @@ static long npu_dma_dispatch(struct npu_dma_ctx *ctx, unsigned int cmd,
 		return npu_dma_queue_submit_ioctl(ctx, arg);
 	case NPU_DMA_IOCTL_BARRIER_RELEASE:
 		return npu_dma_barrier_release_ioctl(ctx, arg);
+	case NPU_DMA_IOCTL_GRAPH_CREATE:
+		return npu_dma_graph_create_ioctl(ctx, arg);
+	case NPU_DMA_IOCTL_GRAPH_DESTROY:
+		return npu_dma_graph_destroy_ioctl(ctx, arg);
 	default:
 		return -ENOTTY;
 	}

@@ -33,14 +33,16 @@ static int npu_desc_check_fields(const struct npu_dma_desc *d)
 	if (d->opcode != NPU_DMA_OP_WAIT && d->wait_queue)
 		return -EINVAL;
 	if (d->opcode != NPU_DMA_OP_FILL && d->opcode != NPU_DMA_OP_WAIT &&
-	    d->value)
+	    d->opcode != NPU_DMA_OP_GRAPH && d->value)
 		return -EINVAL;
 	if (!copy && (d->src || d->flags & (NPU_DMA_DESC_F_SRC_HOST |
 					    NPU_DMA_DESC_F_SRC_PAGEABLE)))
 		return -EINVAL;
 	if (!copy && d->opcode != NPU_DMA_OP_FILL &&
-	    (d->len || d->flags & (NPU_DMA_DESC_F_DST_HOST |
-				   NPU_DMA_DESC_F_DST_PAGEABLE)))
+	    d->flags & (NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE))
+		return -EINVAL;
+	if (!copy && d->opcode != NPU_DMA_OP_FILL &&
+	    d->opcode != NPU_DMA_OP_GRAPH && d->len)
 		return -EINVAL;
 	if (!copy && d->opcode != NPU_DMA_OP_FILL &&
 	    d->opcode != NPU_DMA_OP_EVENT_RECORD && d->dst)
@@ -196,7 +198,24 @@ static int npu_desc_prepare_fill(struct npu_dma_ctx *ctx, struct npu_dma_job *jo
 				d->flags & NPU_DMA_DESC_F_DST_PAGEABLE, true);
 }
 
-static int npu_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
+/* GRAPH: the graph named by @value, whose task count @len must be. */
+static int npu_desc_prepare_graph(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
+{
+	job->graph = npu_dma_graph_get(ctx, job->d.value);
+	if (!job->graph)
+		return -ENOENT;
+	return job->d.len == npu_dma_graph_count(job->graph) ? 0 : -EINVAL;
+}
+
+/**
+ * npu_dma_desc_prepare() - validate a descriptor and resolve its addresses
+ * @ctx: submitting context (its process is current)
+ * @job: job holding a private copy of the descriptor
+ *
+ * Return: 0, or -errno; on failure the job may hold references still
+ * (npu_dma_job_put_refs() drops them either way).
+ */
+int npu_dma_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 {
 	int ret = npu_desc_check_fields(&job->d);
 
@@ -213,6 +232,8 @@ static int npu_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 	case NPU_DMA_OP_WAIT:
 		job->wait_q = npu_dma_queue_get_by_id(job->d.wait_queue, ctx->mm);
 		return job->wait_q ? 0 : -ENOENT;
+	case NPU_DMA_OP_GRAPH:
+		return npu_desc_prepare_graph(ctx, job);
 	default:
 		return 0;
 	}
@@ -227,7 +248,7 @@ static int npu_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
  */
 void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 {
-	int ret = npu_desc_prepare(ctx, job);
+	int ret = npu_dma_desc_prepare(ctx, job);
 
 	if (ret) {
 		npu_dbg(ctx->ndev, "queue %u seq %llu: opcode %u rejected: %d\n",
@@ -258,5 +279,9 @@ void npu_dma_job_put_refs(struct npu_dma_job *job)
 	if (job->wait_q) {
 		npu_dma_queue_put(job->wait_q);
 		job->wait_q = NULL;
+	}
+	if (job->graph) {
+		npu_dma_graph_put(job->graph);
+		job->graph = NULL;
 	}
 }

@@ -154,11 +154,17 @@ static void npu_queue_record_event(struct npu_dma_queue *q,
 	smp_store_release(&slot->seq, job->seq);
 }
 
-/* Publish one job's completion; jobs retire in sequence order. */
-static void npu_queue_retire(struct npu_dma_queue *q, struct npu_dma_job *job)
+/**
+ * npu_dma_queue_note_result() - account for one finished task
+ * @q: its queue
+ * @job: the job (or a graph task run as one), status final
+ *
+ * Counters, tracing, the error fields of the control area and, for an
+ * EVENT_RECORD, its slot. Completion itself is published separately.
+ */
+void npu_dma_queue_note_result(struct npu_dma_queue *q, struct npu_dma_job *job)
 {
 	struct npu_dma_queue_ctrl *ctrl = q->ctrl;
-	bool idle;
 
 	if (job->status) {
 		trace_npu_dma_error(job);
@@ -181,6 +187,42 @@ static void npu_queue_retire(struct npu_dma_queue *q, struct npu_dma_job *job)
 	} else if (job->d.opcode == NPU_DMA_OP_EVENT_RECORD) {
 		npu_queue_record_event(q, job);
 	}
+}
+
+/* Caller holds q->lock. */
+static void npu_queue_complete_locked(struct npu_dma_queue *q, u64 seq)
+{
+	WRITE_ONCE(q->completed, seq);
+	if (q->barrier_seq == seq) {
+		q->barrier_seq = 0;
+		WRITE_ONCE(q->ctrl->barrier_seq, 0);
+	}
+}
+
+/**
+ * npu_dma_queue_publish() - every task up to @seq has completed
+ * @q: the queue
+ * @seq: a sequence number inside the job at the head of the queue
+ *
+ * For a graph replay that has run part of its tasks: waiters see them
+ * done before the whole job retires.
+ */
+void npu_dma_queue_publish(struct npu_dma_queue *q, u64 seq)
+{
+	spin_lock_irq(&q->lock);
+	npu_queue_complete_locked(q, seq);
+	spin_unlock_irq(&q->lock);
+	smp_store_release(&q->ctrl->completed_seq, seq);
+}
+
+/* Publish one job's completion; jobs retire in sequence order. */
+static void npu_queue_retire(struct npu_dma_queue *q, struct npu_dma_job *job)
+{
+	bool idle;
+
+	/* A graph's tasks were accounted for one by one as they ran. */
+	if (!job->graph || job->status)
+		npu_dma_queue_note_result(q, job);
 
 	/*
 	 * Unpin before anyone can see the completion: whoever waits for it
@@ -190,22 +232,25 @@ static void npu_queue_retire(struct npu_dma_queue *q, struct npu_dma_job *job)
 
 	spin_lock_irq(&q->lock);
 	list_del(&job->node);
-	WRITE_ONCE(q->completed, job->seq);
-	if (q->barrier_seq == job->seq) {
-		q->barrier_seq = 0;
-		WRITE_ONCE(ctrl->barrier_seq, 0);
-	}
+	npu_queue_complete_locked(q, job->last_seq);
 	idle = list_empty(&q->jobs);
 	spin_unlock_irq(&q->lock);
 
-	smp_store_release(&ctrl->completed_seq, job->seq);
+	smp_store_release(&q->ctrl->completed_seq, job->last_seq);
 	kmem_cache_free(npu_dma_job_cache, job);
 	if (idle)
 		wake_up_all(&q->idle);
 }
 
-/* May the queue's next job start? Also publishes a reached barrier. */
-static bool npu_queue_job_ready(struct npu_dma_queue *q, struct npu_dma_job *job)
+/**
+ * npu_dma_queue_job_ready() - may the queue's next job (or task) start?
+ * @q: the queue
+ * @job: its next job, or a graph task run as one
+ *
+ * Also publishes a reached barrier (and signals the eventfd), and puts
+ * the queue on the list kicked when other queues progress.
+ */
+bool npu_dma_queue_job_ready(struct npu_dma_queue *q, struct npu_dma_job *job)
 {
 	bool ready = true;
 
@@ -377,10 +422,16 @@ static bool npu_queue_run_ready(struct npu_dma_queue *q, int *budget,
 {
 	struct npu_dma_job *job;
 
-	while ((job = npu_queue_first(q)) && npu_queue_job_ready(q, job)) {
-		if (!job->status && q->aborting)
+	while ((job = npu_queue_first(q)) && npu_dma_queue_job_ready(q, job)) {
+		if (!job->status && q->aborting && !job->graph)
 			job->status = -ECANCELED;
-		if (!job->status && job->d.opcode == NPU_DMA_OP_BATCH_BEGIN) {
+		if (!job->status && job->graph) {
+			*retired = true;	/* some of its tasks may be done */
+			if (!npu_dma_graph_run(q, job))
+				return true;	/* parked inside the graph */
+			npu_queue_retire(q, job);
+		} else if (!job->status &&
+			   job->d.opcode == NPU_DMA_OP_BATCH_BEGIN) {
 			npu_queue_run_batch(q, job);
 		} else {
 			if (!job->status)
@@ -662,7 +713,7 @@ static bool npu_batch_op_ok(u8 op)
  * BEGIN fail with -EINVAL; their descriptors then run as ordinary ones.
  * A member that is not a copy, fill or nop fails with -EINVAL.
  */
-static void npu_queue_mark_batches(struct npu_dma_job **jobs, u32 n)
+void npu_dma_queue_mark_batches(struct npu_dma_job **jobs, u32 n)
 {
 	u32 i, j;
 
@@ -698,7 +749,8 @@ static void npu_queue_trace_submit(const struct npu_dma_job *job)
 	const struct npu_dma_desc *d = &job->d;
 
 	trace_npu_dma_submit(job);
-	atomic64_inc(&job->q->ctx->ndev->stats.submitted);
+	/* A GRAPH counts its tasks, as they are counted when completed. */
+	atomic64_add(job->last_seq - job->seq + 1, &job->q->ctx->ndev->stats.submitted);
 	dev_dbg(&job->q->ctx->ndev->dev,
 		"queue %u seq %llu: op %u flags 0x%x src 0x%llx dst 0x%llx len %llu height %u: %d\n",
 		job->q->id, job->seq, d->opcode, d->flags, d->src, d->dst,
@@ -728,10 +780,18 @@ static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
 		       sizeof(job->d));
 		job->q = q;
 		job->seq = ++q->seq;
+		/*
+		 * A GRAPH takes a sequence number per task, valid or not:
+		 * user space counted them from its @len.
+		 */
+		if (job->d.opcode == NPU_DMA_OP_GRAPH && job->d.len &&
+		    job->d.len <= NPU_DMA_MAX_GRAPH_TASKS)
+			q->seq += job->d.len - 1;
+		job->last_seq = q->seq;
 		job->chan = -1;
 		npu_dma_job_prepare(q->ctx, job);
 	}
-	npu_queue_mark_batches(jobs, n);
+	npu_dma_queue_mark_batches(jobs, n);
 	for (i = 0; i < n; i++) {
 		npu_queue_trace_submit(jobs[i]);
 		list_add_tail(&jobs[i]->node, &batch);

@@ -83,6 +83,10 @@ struct npu_dma_batch {
  * @fill_dma: its bus address (engines with dma_mapped)
  * @batch_member: between BATCH_BEGIN and BATCH_END of one doorbell
  * @chan: DMA channel the job runs on, -1 while it holds none (tracing)
+ * @last_seq: sequence number of its last task: @seq, or for GRAPH
+ *	@seq + d.len - 1
+ * @graph: GRAPH: the graph replayed, holding a reference
+ * @pos: GRAPH: index of the next task to run
  */
 struct npu_dma_job {
 	struct list_head node;
@@ -97,6 +101,9 @@ struct npu_dma_job {
 	dma_addr_t fill_dma;
 	bool batch_member;
 	int chan;
+	u64 last_seq;
+	struct npu_dma_graph *graph;
+	u32 pos;
 };
 
 /**
@@ -184,8 +191,18 @@ void npu_dma_alloc_put(struct npu_dma_range *range);
 struct npu_dma_device *npu_dma_alloc_ndev(struct npu_dma_range *range);
 
 /* npu_dma_desc.c: validation of copied-out descriptors */
+int npu_dma_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job);
 void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job);
 void npu_dma_job_put_refs(struct npu_dma_job *job);
+
+/* npu_dma_graph.c: validate-once descriptor lists */
+int npu_dma_graph_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+int npu_dma_graph_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+void npu_dma_graph_release_all(struct npu_dma_ctx *ctx);
+struct npu_dma_graph *npu_dma_graph_get(struct npu_dma_ctx *ctx, u32 id);
+void npu_dma_graph_put(struct npu_dma_graph *g);
+u32 npu_dma_graph_count(const struct npu_dma_graph *g);
+bool npu_dma_graph_run(struct npu_dma_queue *q, struct npu_dma_job *job);
 
 /* npu_dma_xfer.c: execution */
 int npu_dma_job_run(struct npu_dma_job *job);
@@ -201,6 +218,10 @@ void npu_dma_queue_abort_all(struct npu_dma_ctx *ctx);
 struct npu_dma_queue *npu_dma_queue_get_by_id(u32 id, struct mm_struct *mm);
 void npu_dma_queue_put(struct npu_dma_queue *q);
 u64 npu_dma_queue_completed(struct npu_dma_queue *q);
+void npu_dma_queue_mark_batches(struct npu_dma_job **jobs, u32 n);
+bool npu_dma_queue_job_ready(struct npu_dma_queue *q, struct npu_dma_job *job);
+void npu_dma_queue_note_result(struct npu_dma_queue *q, struct npu_dma_job *job);
+void npu_dma_queue_publish(struct npu_dma_queue *q, u64 seq);
 int npu_dma_queue_init(void);
 void npu_dma_queue_exit(void);
 

@@ -82,10 +82,12 @@ struct npu_dma_range *npu_dma_range_take(struct npu_dma_ctx *ctx,
 
 	mutex_lock(&ctx->lock);
 	r = npu_dma_range_find(root, start, 1);
-	if (r && r->start == start)
+	if (r && r->start == start) {
 		rb_erase(&r->node, root);
-	else
+		WRITE_ONCE(r->gone, true);
+	} else {
 		r = NULL;
+	}
 	mutex_unlock(&ctx->lock);
 	return r;
 }
@@ -113,7 +115,10 @@ void npu_dma_range_drain(struct npu_dma_ctx *ctx, struct rb_root *root,
 	mutex_unlock(&ctx->lock);
 
 	while ((n = rb_first(&drained))) {
+		struct npu_dma_range *r = rb_entry(n, struct npu_dma_range, node);
+
 		rb_erase(n, &drained);
-		put(rb_entry(n, struct npu_dma_range, node));
+		WRITE_ONCE(r->gone, true);
+		put(r);
 	}
 }

@@ -5,17 +5,18 @@
  * While a stream captures, acl_stream_put() appends what would have been
  * submitted (descriptors, and the bookkeeping of host tasks and event
  * records) to the stream's graph instead of ringing the doorbell. A graph
- * is therefore a ready-made descriptor array: aclmdlRIExecuteAsync()
- * hands it to acl_stream_put() on the target stream, which copies it into
- * the ring and rings the doorbell once per ring-full (once for graphs of
- * up to 1024 descriptors), queues copies of its host tasks for the
- * stream's runner and points its events at the new records.
+ * is therefore a ready-made descriptor array. aclmdlRICaptureEnd() hands
+ * it to the driver (NPU_DMA_IOCTL_GRAPH_CREATE), which validates it once;
+ * aclmdlRIExecuteAsync() then puts a single GRAPH descriptor on the
+ * target stream, queues copies of the graph's host tasks for the stream's
+ * runner and points its events at the new records (a GRAPH descriptor
+ * takes one sequence number per task, so the bookkeeping is unchanged).
  *
- * The driver validates every descriptor at each doorbell (flags, lengths,
- * and that each address lies inside a live allocation or registration of
- * the process), so a replay naming memory freed since the capture fails
- * that descriptor with -EFAULT, reported by the stream's synchronize,
- * instead of touching someone else's memory. See Documentation/libacl.rst.
+ * Without driver support, or when the driver refuses the list, a replay
+ * pushes the descriptors themselves, validated at every doorbell. Either
+ * way a replay naming memory freed since the capture fails that task with
+ * -EFAULT, reported by the stream's synchronize, and never writes it.
+ * See Documentation/libacl.rst.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -38,6 +39,8 @@ struct acl_graph {
 	size_t n, cap;
 	struct acl_ref *refs;		/* HOST_TASK templates are owned */
 	size_t nrefs, rcap;
+	uint32_t kid;			/* the driver's copy (GRAPH_CREATE), or 0 */
+	uint64_t kgen;			/* dev->gen of the file that holds it */
 	struct acl_graph *next;		/* in acl_cap_active while capturing */
 };
 
@@ -48,10 +51,42 @@ static int acl_cap_count;
 /* aclmdlRICaptureThreadExchangeMode(): the calling thread's mode. */
 static __thread aclmdlRICaptureMode acl_cap_mode;
 
+/*
+ * Let the driver validate the graph once. Failure is not an error: the
+ * replays then send the descriptors (a refused one fails at its doorbell
+ * exactly as it would have live).
+ */
+static void acl_graph_load(struct acl_graph *g)
+{
+	struct npu_dma_graph_create c = {
+		.descs = (uintptr_t)g->d, .count = (uint32_t)g->n,
+	};
+	struct acl_device *dev = g->dev;
+
+	if (!(dev->info.caps & NPU_DMA_CAP_GRAPH) || !g->n ||
+	    g->n > dev->info.max_graph_tasks)
+		return;
+	if (acl_ioctl(dev->fd, NPU_DMA_IOCTL_GRAPH_CREATE, &c))
+		return;
+	g->kid = c.graph_id;
+	g->kgen = dev->gen;
+}
+
+/* The driver's copy, if the file it was made on is still open. */
+static bool acl_graph_loaded(const struct acl_graph *g)
+{
+	return g->kid && g->kgen == __atomic_load_n(&g->dev->gen, __ATOMIC_ACQUIRE) &&
+	       g->dev->fd >= 0;
+}
+
 static void acl_graph_free(struct acl_graph *g)
 {
+	struct npu_dma_graph_destroy gd = { .graph_id = g->kid };
 	size_t i;
 
+	/* Fails harmlessly if the device was reset meanwhile. */
+	if (acl_graph_loaded(g))
+		acl_ioctl(g->dev->fd, NPU_DMA_IOCTL_GRAPH_DESTROY, &gd);
 	for (i = 0; i < g->nrefs; i++)
 		free(g->refs[i].task);
 	free(g->refs);
@@ -277,6 +312,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream,
 		return acl_err(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
 			       "stream %d: the capture was invalidated", s->id);
 	}
+	acl_graph_load(g);
 	*modelRI = g;
 	return ACL_SUCCESS;
 }
@@ -367,7 +403,17 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI,
 			       "thread", modelRI, s->id);
 	if (!g->n)
 		return ACL_SUCCESS;
-	err = acl_stream_put(s, g->d, g->n, g->refs, g->nrefs, &first, &last);
+	/* Into another capture the descriptors go themselves: no nesting. */
+	if (acl_graph_loaded(g) && !acl_stream_capturing(s)) {
+		struct npu_dma_desc d = {
+			.opcode = NPU_DMA_OP_GRAPH, .len = g->n, .value = g->kid,
+		};
+
+		err = acl_stream_put(s, &d, 1, g->refs, g->nrefs, &first, &last);
+	} else {
+		err = acl_stream_put(s, g->d, g->n, g->refs, g->nrefs, &first,
+				     &last);
+	}
 	return err ? acl_err_sys(err, "replaying a graph") : ACL_SUCCESS;
 }
 

@@ -172,6 +172,17 @@ static int acl_ring_kick(struct acl_ring *r, uint32_t tail)
 	return ret;
 }
 
+/* Sequence numbers @n descriptors take: a GRAPH takes one per task. */
+static uint64_t acl_descs_seqs(const struct npu_dma_desc *d, size_t n)
+{
+	uint64_t seqs = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		seqs += d[i].opcode == NPU_DMA_OP_GRAPH && d[i].len ? d[i].len : 1;
+	return seqs;
+}
+
 int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 			   size_t n, uint64_t *first, uint64_t *last)
 {
@@ -206,7 +217,7 @@ int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 				break;
 			return ret;
 		}
-		r->seq += burst;
+		r->seq += acl_descs_seqs(d + i, burst);
 		i += burst;
 	}
 	*first = start;

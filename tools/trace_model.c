@@ -43,6 +43,7 @@ const char *tr_op_name(uint32_t op)
 		[NPU_DMA_OP_HOST_BARRIER] = "host_barrier",
 		[NPU_DMA_OP_BATCH_BEGIN] = "batch_begin",
 		[NPU_DMA_OP_BATCH_END] = "batch_end",
+		[NPU_DMA_OP_GRAPH] = "graph",
 	};
 
 	return op <= NPU_DMA_OP_MAX ? names[op] : "unknown";

@@ -33,6 +33,7 @@
 #define NPU_DMA_CAP_BATCH		(1ULL << 5)
 #define NPU_DMA_CAP_PAGEABLE		(1ULL << 6)
 #define NPU_DMA_CAP_NEED_WAKEUP		(1ULL << 7)	/* see NPU_DMA_QUEUE_S_NEED_WAKEUP */
+#define NPU_DMA_CAP_GRAPH		(1ULL << 8)	/* GRAPH_CREATE, NPU_DMA_OP_GRAPH */
 
 /**
  * struct npu_dma_info - NPU_DMA_IOCTL_GET_INFO: what this NPU is and can do
@@ -56,6 +57,8 @@
  *	allocations lie in [@mem_base, @mem_base + @mem_size)
  * @peers: out: bit N set if /dev/npu_dmaN is a peer of this NPU (device
  *	memory of each can be named in the other's descriptors); N < 64
+ * @max_graph_tasks: out: most descriptors of one graph (NPU_DMA_CAP_GRAPH)
+ * @pad2: zero
  * @reserved: zero on output
  */
 struct npu_dma_info {
@@ -76,7 +79,9 @@ struct npu_dma_info {
 	__u64 caps;
 	__u64 mem_base;
 	__u64 peers;
-	__u64 reserved[4];
+	__u32 max_graph_tasks;
+	__u32 pad2;
+	__u64 reserved[3];
 };
 
 /* Page-size policies of device memory (struct npu_dma_mem_alloc.policy). */
@@ -244,7 +249,8 @@ struct npu_dma_barrier_release {
 #define NPU_DMA_OP_HOST_BARRIER		6	/* until BARRIER_RELEASE */
 #define NPU_DMA_OP_BATCH_BEGIN		7	/* copies up to BATCH_END ... */
 #define NPU_DMA_OP_BATCH_END		8	/* ... may run in any order */
-#define NPU_DMA_OP_MAX			8
+#define NPU_DMA_OP_GRAPH		9	/* the @len tasks of graph @value */
+#define NPU_DMA_OP_MAX			9
 
 /* struct npu_dma_desc.flags */
 #define NPU_DMA_DESC_F_SRC_HOST		(1U << 0)	/* @src is a host address */
@@ -266,16 +272,18 @@ struct npu_dma_barrier_release {
  * @dst: COPY, COPY_2D, FILL: destination address;
  *	EVENT_RECORD: event slot index; else 0
  * @len: COPY: bytes; COPY_2D: bytes per row; FILL: bytes, a multiple of
- *	@fill_size; else 0
+ *	@fill_size; GRAPH: the graph's task count; else 0
  * @src_pitch: COPY_2D: bytes between rows of the source, >= @len; else 0
  * @dst_pitch: COPY_2D: bytes between rows of the destination, >= @len
  * @value: FILL: the pattern in the low @fill_size bytes;
- *	WAIT: the sequence number @wait_queue must complete; else 0
+ *	WAIT: the sequence number @wait_queue must complete;
+ *	GRAPH: the graph id (NPU_DMA_IOCTL_GRAPH_CREATE); else 0
  * @wait_queue: WAIT: id of a queue of the same process; else 0
  * @reserved: zero
  *
- * The n-th descriptor consumed from a queue (counting from 1) has
- * sequence number n.
+ * Every descriptor consumed from a queue takes the next sequence number
+ * (the first is 1), except GRAPH, which takes @len of them: one per task
+ * of the graph, in the graph's order.
  */
 struct npu_dma_desc {
 	__u8 opcode;
@@ -367,6 +375,47 @@ struct npu_dma_event_slot {
 
 #define NPU_DMA_MMAP_EVENTS		0
 
+/**
+ * struct npu_dma_graph_create - NPU_DMA_IOCTL_GRAPH_CREATE
+ * @descs: in: user address of @count struct npu_dma_desc
+ * @count: in: 1..npu_dma_info.max_graph_tasks
+ * @flags: in: 0
+ * @graph_id: out: id for NPU_DMA_OP_GRAPH and GRAPH_DESTROY
+ * @error_index: out: on -EINVAL, -EFAULT or -ENOENT, the descriptor that
+ *	failed validation
+ * @reserved: in: zero
+ *
+ * Validates the descriptors once, as a doorbell would, and keeps them
+ * with every address resolved: the graph holds a reference on each
+ * allocation, registration and queue it names, so freed memory cannot be
+ * handed out again while a graph names it. Any opcode but GRAPH may
+ * appear; pageable host memory (F_*_PAGEABLE) may not; batch markers
+ * follow the doorbell's rules. A graph belongs to the file.
+ */
+struct npu_dma_graph_create {
+	__u64 descs;
+	__u32 count;
+	__u32 flags;
+	__u32 graph_id;
+	__u32 error_index;
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_graph_destroy - NPU_DMA_IOCTL_GRAPH_DESTROY
+ * @graph_id: in: a graph of this file
+ * @flags: in: 0
+ * @reserved: in: zero
+ *
+ * Forgets the id at once; the references go when the last queued replay
+ * of the graph has completed.
+ */
+struct npu_dma_graph_destroy {
+	__u32 graph_id;
+	__u32 flags;
+	__u64 reserved[2];
+};
+
 #define NPU_DMA_IOC_MAGIC		0xB9
 
 #define NPU_DMA_IOCTL_GET_INFO		_IOWR(NPU_DMA_IOC_MAGIC, 0x00, struct npu_dma_info)
@@ -378,5 +427,7 @@ struct npu_dma_event_slot {
 #define NPU_DMA_IOCTL_QUEUE_DESTROY	_IOW(NPU_DMA_IOC_MAGIC, 0x06, struct npu_dma_queue_destroy)
 #define NPU_DMA_IOCTL_QUEUE_SUBMIT	_IOW(NPU_DMA_IOC_MAGIC, 0x07, struct npu_dma_queue_submit)
 #define NPU_DMA_IOCTL_BARRIER_RELEASE	_IOW(NPU_DMA_IOC_MAGIC, 0x08, struct npu_dma_barrier_release)
+#define NPU_DMA_IOCTL_GRAPH_CREATE	_IOWR(NPU_DMA_IOC_MAGIC, 0x09, struct npu_dma_graph_create)
+#define NPU_DMA_IOCTL_GRAPH_DESTROY	_IOW(NPU_DMA_IOC_MAGIC, 0x0a, struct npu_dma_graph_destroy)
 
 #endif /* _UAPI_LINUX_NPU_DMA_H */

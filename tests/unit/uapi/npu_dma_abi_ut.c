@@ -22,6 +22,7 @@ OFF(npu_dma_info, max_2d_height, 56);
 OFF(npu_dma_info, caps, 72);
 OFF(npu_dma_info, mem_base, 80);
 OFF(npu_dma_info, peers, 88);
+OFF(npu_dma_info, max_graph_tasks, 96);
 ABI(npu_dma_mem_alloc, 56);
 OFF(npu_dma_mem_alloc, dev_addr, 24);
 ABI(npu_dma_mem_free, 32);
@@ -44,6 +45,10 @@ OFF(npu_dma_queue_ctrl, error, 104);
 OFF(npu_dma_queue_ctrl, last_error_seq, 112);
 OFF(npu_dma_queue_ctrl, last_error, 120);
 ABI(npu_dma_event_slot, 32);
+ABI(npu_dma_graph_create, 40);
+OFF(npu_dma_graph_create, graph_id, 16);
+OFF(npu_dma_graph_create, error_index, 20);
+ABI(npu_dma_graph_destroy, 24);
 
 START_TEST(test_abi_sizes_are_multiples_of_8)
 {
@@ -66,6 +71,8 @@ START_TEST(test_abi_ioctl_numbers_are_frozen)
 	ck_assert_uint_eq(NPU_DMA_IOCTL_QUEUE_DESTROY, 0x4018b906u);
 	ck_assert_uint_eq(NPU_DMA_IOCTL_QUEUE_SUBMIT, 0x4018b907u);
 	ck_assert_uint_eq(NPU_DMA_IOCTL_BARRIER_RELEASE, 0x4020b908u);
+	ck_assert_uint_eq(NPU_DMA_IOCTL_GRAPH_CREATE, 0xc028b909u);
+	ck_assert_uint_eq(NPU_DMA_IOCTL_GRAPH_DESTROY, 0x4018b90au);
 }
 END_TEST
 
@@ -73,7 +80,7 @@ START_TEST(test_abi_ring_layout)
 {
 	ck_assert_uint_ge(NPU_DMA_QUEUE_RING_OFFSET, sizeof(struct npu_dma_queue_ctrl));
 	ck_assert_uint_eq(NPU_DMA_QUEUE_RING_OFFSET % 4096, 0);
-	ck_assert_uint_eq(NPU_DMA_OP_MAX, NPU_DMA_OP_BATCH_END);
+	ck_assert_uint_eq(NPU_DMA_OP_MAX, NPU_DMA_OP_GRAPH);
 	ck_assert_uint_eq(NPU_DMA_DESC_FLAGS_MASK,
 			  NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_DST_HOST |
 			  NPU_DMA_DESC_F_SRC_PAGEABLE | NPU_DMA_DESC_F_DST_PAGEABLE);
