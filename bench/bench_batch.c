@@ -3,10 +3,10 @@
  * bench_batch: 1000 host-to-device copies of 4 KiB from pinned memory,
  * queued by one aclrtMemcpyBatchAsync against 1000 aclrtMemcpyAsync
  * calls, each run ending with a stream synchronize; median of 5 runs on
- * the NPU given by -d (default 2, the first sim NPU of npu-vm).
+ * the first sim NPU (or -d).
  * Target (issue 5): the batch at least 3x the throughput of the calls.
  *
- *   bench_batch [-d dev] [-n copies]
+ *   bench_batch [-d dev] [-n copies] [-j]
  */
 #include <stdint.h>
 #include <string.h>
@@ -40,32 +40,63 @@ static double run(const struct arrays *a, size_t n, bool batch, aclrtStream s)
 	return bench_now() - t;
 }
 
-static double median_of(const struct arrays *a, size_t n, bool batch,
-			aclrtStream s)
+/*
+ * Seconds of the batch and of the single calls, median of RUNS; the two
+ * take turns, so a change of load on a shared machine hits both alike.
+ */
+static void measure(const struct arrays *a, size_t n, aclrtStream s,
+		    double *tb, double *ts)
 {
-	double v[RUNS];
+	double vb[RUNS], vs[RUNS];
 	int i;
 
-	for (i = 0; i < RUNS; i++)
-		v[i] = run(a, n, batch, s);
-	return bench_median(v, RUNS);
+	for (i = 0; i < RUNS; i++) {
+		vb[i] = run(a, n, true, s);
+		vs[i] = run(a, n, false, s);
+	}
+	*tb = bench_median(vb, RUNS);
+	*ts = bench_median(vs, RUNS);
+}
+
+static void report(size_t n, double tb, double ts)
+{
+	char metric[64];
+	struct bench_result r = {
+		.bench = "bench_batch", .metric = metric, .unit = "MB/s",
+		.ours = n * CHUNK / tb / 1e6, .ref = n * CHUNK / ts / 1e6,
+		.ratio = ts / tb, .op = ">=", .target = 3,
+	};
+
+	snprintf(metric, sizeof(metric),
+		 "MemcpyBatchAsync %zu x 4 KiB vs single calls", n);
+	bench_result_json(&r);
 }
 
 int main(int argc, char **argv)
 {
+	int dev = -1, json = 0, opt;
 	size_t n = 1000, i;
 	struct arrays a;
 	double tb, ts;
-	int dev = 2, opt;
 	aclrtStream s;
 	void *h, *d;
 
-	while ((opt = getopt(argc, argv, "d:n:")) != -1) {
-		if (opt == 'd')
+	while ((opt = getopt(argc, argv, "d:n:jh")) != -1) {
+		if (opt == 'd') {
 			dev = atoi(optarg);
-		else if (opt == 'n')
+		} else if (opt == 'n') {
 			n = (size_t)atol(optarg);
+		} else if (opt == 'j') {
+			json = 1;
+		} else {
+			printf("usage: bench_batch [-d dev] [-n copies] [-j]\n");
+			return opt == 'h' ? 0 : 2;
+		}
 	}
+	if (!n)
+		return 2;
+	if (dev < 0)
+		dev = bench_first_sim("bench_batch");
 	BENCH_ACL(aclrtSetDevice(dev));
 	BENCH_ACL(aclrtCreateStream(&s));
 	BENCH_ACL(aclrtMallocHost(&h, n * CHUNK));
@@ -84,12 +115,14 @@ int main(int argc, char **argv)
 		a.srcs[i] = (char *)h + i * CHUNK;
 		a.sizes[i] = CHUNK;
 	}
-	tb = median_of(&a, n, true, s);
-	ts = median_of(&a, n, false, s);
-	printf("%6s %8s %12s %12s %8s\n", "copies", "bytes", "batch_MB/s",
-	       "single_MB/s", "ratio");
-	printf("%6zu %8d %12.1f %12.1f %7.2fx\n", n, CHUNK,
-	       n * CHUNK / tb / 1e6, n * CHUNK / ts / 1e6, ts / tb);
+	measure(&a, n, s, &tb, &ts);
+	if (json)
+		report(n, tb, ts);
+	else
+		printf("%6s %8s %12s %12s %8s\n%6zu %8d %12.1f %12.1f %7.2fx\n",
+		       "copies", "bytes", "batch_MB/s", "single_MB/s", "ratio",
+		       n, CHUNK, n * CHUNK / tb / 1e6, n * CHUNK / ts / 1e6,
+		       ts / tb);
 	BENCH_ACL(aclrtFree(d));
 	BENCH_ACL(aclrtFreeHost(h));
 	BENCH_ACL(aclrtDestroyStream(s));

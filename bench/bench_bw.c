@@ -4,7 +4,8 @@
  * (issue 10 targets, sim engine):
  *  - pinned H2D and D2H at >= 8 MiB: >= 90 % of memcpy of the same size;
  *  - pageable H2D and D2H at >= 8 MiB: >= 70 % of pinned.
- * Synchronous aclrtMemcpy, median of n runs per size.
+ * Synchronous aclrtMemcpy, median of n runs per size (default 7), the
+ * five paths taking turns within each run.
  *
  *   bench_bw [-d dev] [-n runs] [-j]
  */
@@ -23,21 +24,33 @@ struct run {
 	aclrtMemcpyKind kind;	/* -1: host memcpy */
 };
 
-static double gbps(struct run *r, int runs)
+enum { MC, PIN_H2D, PIN_D2H, PG_H2D, PG_D2H, NR_ARMS };
+
+static double gbps_once(const struct run *r)
 {
-	double v[16];
-	int i;
+	double t = bench_now();
 
-	for (i = 0; i < runs; i++) {
-		double t = bench_now();
+	if ((int)r->kind < 0)
+		memcpy(r->dst, r->src, r->len);
+	else
+		BENCH_ACL(aclrtMemcpy(r->dst, r->len, r->src, r->len, r->kind));
+	return r->len / (bench_now() - t) / 1e9;
+}
 
-		if ((int)r->kind < 0)
-			memcpy(r->dst, r->src, r->len);
-		else
-			BENCH_ACL(aclrtMemcpy(r->dst, r->len, r->src, r->len, r->kind));
-		v[i] = r->len / (bench_now() - t) / 1e9;
-	}
-	return bench_median(v, runs);
+/*
+ * GB/s of each arm, median of @runs. The arms take turns, so a change of
+ * load on a shared machine hits them all alike.
+ */
+static void gbps(const struct run *arms, int runs, double *med)
+{
+	double v[NR_ARMS][16];
+	int i, a;
+
+	for (i = 0; i < runs; i++)
+		for (a = 0; a < NR_ARMS; a++)
+			v[a][i] = gbps_once(&arms[a]);
+	for (a = 0; a < NR_ARMS; a++)
+		med[a] = bench_median(v[a], runs);
 }
 
 static void *pageable(size_t len)
@@ -53,9 +66,32 @@ static void *pageable(size_t len)
 	return p;
 }
 
+static void result(const char *what, size_t n, double ours, double ref,
+		   double target)
+{
+	char metric[64];
+	struct bench_result r = {
+		.bench = "bench_bw", .metric = metric, .unit = "GB/s",
+		.ours = ours, .ref = ref, .ratio = ours / ref,
+		.op = ">=", .target = target,
+	};
+
+	snprintf(metric, sizeof(metric), "%s %zu MiB", what, n >> 20);
+	bench_result_json(&r);
+}
+
+/* -j: the four targets at one size, as result lines. */
+static void report(size_t n, const double *g)
+{
+	result("pinned H2D vs memcpy", n, g[PIN_H2D], g[MC], 0.9);
+	result("pinned D2H vs memcpy", n, g[PIN_D2H], g[MC], 0.9);
+	result("pageable H2D vs pinned H2D", n, g[PG_H2D], g[PIN_H2D], 0.7);
+	result("pageable D2H vs pinned D2H", n, g[PG_D2H], g[PIN_D2H], 0.7);
+}
+
 int main(int argc, char **argv)
 {
-	int dev = -1, runs = 5, json = 0, c;
+	int dev = -1, runs = 7, json = 0, c;
 	size_t max = sizes[NR_SIZES - 1], i;
 	void *dmem, *pin_a, *pin_b, *pg_a, *pg_b;
 
@@ -94,22 +130,24 @@ int main(int argc, char **argv)
 		       "pgH/pin", "pgD/pin");
 	for (i = 0; i < NR_SIZES; i++) {
 		size_t n = sizes[i];
-		struct run mc = { pin_b, pin_a, n, (aclrtMemcpyKind)-1 };
-		struct run ph = { dmem, pin_a, n, ACL_MEMCPY_HOST_TO_DEVICE };
-		struct run pd = { pin_b, dmem, n, ACL_MEMCPY_DEVICE_TO_HOST };
-		struct run gh = { dmem, pg_a, n, ACL_MEMCPY_HOST_TO_DEVICE };
-		struct run gd = { pg_b, dmem, n, ACL_MEMCPY_DEVICE_TO_HOST };
-		double m = gbps(&mc, runs), a = gbps(&ph, runs), b = gbps(&pd, runs);
-		double g = gbps(&gh, runs), h = gbps(&gd, runs);
+		const struct run arms[NR_ARMS] = {
+			[MC] = { pin_b, pin_a, n, (aclrtMemcpyKind)-1 },
+			[PIN_H2D] = { dmem, pin_a, n, ACL_MEMCPY_HOST_TO_DEVICE },
+			[PIN_D2H] = { pin_b, dmem, n, ACL_MEMCPY_DEVICE_TO_HOST },
+			[PG_H2D] = { dmem, pg_a, n, ACL_MEMCPY_HOST_TO_DEVICE },
+			[PG_D2H] = { pg_b, dmem, n, ACL_MEMCPY_DEVICE_TO_HOST },
+		};
+		double g[NR_ARMS];
 
+		gbps(arms, runs, g);
 		if (json)
-			printf("{\"bytes\": %zu, \"memcpy\": %.3f, \"pinned_h2d\": %.3f, "
-			       "\"pinned_d2h\": %.3f, \"pageable_h2d\": %.3f, "
-			       "\"pageable_d2h\": %.3f}\n", n, m, a, b, g, h);
+			report(n, g);
 		else
 			printf("%9zu %9.3f %9.3f %9.3f %9.3f %9.3f %6.0f%% %6.0f%% %6.0f%% %6.0f%%\n",
-			       n, m, a, b, g, h, 100 * a / m, 100 * b / m, 100 * g / a,
-			       100 * h / b);
+			       n, g[MC], g[PIN_H2D], g[PIN_D2H], g[PG_H2D], g[PG_D2H],
+			       100 * g[PIN_H2D] / g[MC], 100 * g[PIN_D2H] / g[MC],
+			       100 * g[PG_H2D] / g[PIN_H2D],
+			       100 * g[PG_D2H] / g[PIN_D2H]);
 	}
 	if (!json)
 		printf("GB/s, median of %d; targets: pinned >= 90%% of memcpy, "

@@ -5,9 +5,10 @@
  * descriptor) against one aclrtMemcpyAsync per row, each followed by a
  * stream synchronize; median of 5 runs, on the first sim NPU (or -d).
  * Target (issue 5): the 2-D call's cost does not grow with the number of
- * descriptors, so it beats the row copies by far for narrow rows.
+ * rows for narrow rows (read here as: 8x the rows, 512 -> 4096 rows of
+ * 16 bytes, cost at most 1.5x), so it beats the row copies by far.
  *
- *   bench_copy2d [-d dev]
+ *   bench_copy2d [-d dev] [-j]
  */
 #include <string.h>
 #include <unistd.h>
@@ -35,27 +36,109 @@ static double once(char *d, char *h, size_t w, size_t rows, bool rows_each,
 	return bench_now() - t;
 }
 
-static double median_of(char *d, char *h, size_t w, size_t rows,
-			bool rows_each, aclrtStream s)
-{
-	double v[RUNS];
-	int i;
+static const size_t widths[] = { 16, 256, 4096 };
+#define NR_WIDTHS	(sizeof(widths) / sizeof(widths[0]))
+#define NR_NARROW	4	/* 16-byte rows: 512, 1024, 2048, 4096 rows */
 
-	for (i = 0; i < RUNS; i++)
-		v[i] = once(d, h, w, rows, rows_each, s);
-	return bench_median(v, RUNS);
+/* Seconds: 2-D and row copies per width, 2-D of 16-byte rows per count. */
+struct copy2d_times {
+	double t2[NR_WIDTHS], rows[NR_WIDTHS], narrow[NR_NARROW];
+};
+
+static size_t narrow_rows(size_t i)
+{
+	return ROWS >> (NR_NARROW - 1 - i);
+}
+
+/*
+ * Medians of RUNS; every case runs once per run, so a change of load on
+ * a shared machine hits them all alike.
+ */
+static void measure(char *d, char *h, aclrtStream s, struct copy2d_times *t)
+{
+	double v2[NR_WIDTHS][RUNS], vr[NR_WIDTHS][RUNS], vn[NR_NARROW][RUNS];
+	size_t i;
+	int r;
+
+	for (r = 0; r < RUNS; r++) {
+		for (i = 0; i < NR_WIDTHS; i++) {
+			v2[i][r] = once(d, h, widths[i], ROWS, false, s);
+			vr[i][r] = once(d, h, widths[i], ROWS, true, s);
+		}
+		for (i = 0; i < NR_NARROW; i++)
+			vn[i][r] = once(d, h, 16, narrow_rows(i), false, s);
+	}
+	for (i = 0; i < NR_WIDTHS; i++) {
+		t->t2[i] = bench_median(v2[i], RUNS);
+		t->rows[i] = bench_median(vr[i], RUNS);
+	}
+	for (i = 0; i < NR_NARROW; i++)
+		t->narrow[i] = bench_median(vn[i], RUNS);
+}
+
+/*
+ * -j: the 2-D call against the row copies (ratio: how many times faster;
+ * no target), then the target: 16-byte rows, 8x the rows cost at most
+ * 1.5x the time.
+ */
+static void report(const struct copy2d_times *t)
+{
+	char metric[64];
+	struct bench_result r = {
+		.bench = "bench_copy2d", .metric = metric, .unit = "ms",
+	};
+	size_t i;
+
+	for (i = 0; i < NR_WIDTHS; i++) {
+		snprintf(metric, sizeof(metric),
+			 "2-D vs row copies, %zu B x %d rows", widths[i], ROWS);
+		r.ours = t->t2[i] * 1e3;
+		r.ref = t->rows[i] * 1e3;
+		r.ratio = t->rows[i] / t->t2[i];
+		bench_result_json(&r);
+	}
+	snprintf(metric, sizeof(metric), "2-D 16 B rows, %d rows vs %zu rows",
+		 ROWS, narrow_rows(0));
+	r.ours = t->narrow[NR_NARROW - 1] * 1e3;
+	r.ref = t->narrow[0] * 1e3;
+	r.ratio = t->narrow[NR_NARROW - 1] / t->narrow[0];
+	r.op = "<=";
+	r.target = 1.5;
+	bench_result_json(&r);
+}
+
+static void table(const struct copy2d_times *t)
+{
+	size_t i;
+
+	printf("%6s %6s %12s %12s %8s\n", "width", "rows", "2d_ms", "rows_ms",
+	       "ratio");
+	for (i = 0; i < NR_WIDTHS; i++)
+		printf("%6zu %6d %12.3f %12.3f %7.1fx\n", widths[i], ROWS,
+		       t->t2[i] * 1e3, t->rows[i] * 1e3, t->rows[i] / t->t2[i]);
+	/* Narrow rows: the 2-D call's time against its row count. */
+	for (i = 0; i < NR_NARROW; i++)
+		printf("%6d %6zu %12.3f\n", 16, narrow_rows(i),
+		       t->narrow[i] * 1e3);
 }
 
 int main(int argc, char **argv)
 {
-	static const size_t widths[] = { 16, 256, 4096 };
-	int dev = -1, opt;
+	int dev = -1, json = 0, opt;
+	struct copy2d_times t;
 	aclrtStream s;
 	void *h, *d;
-	size_t i;
 
-	while ((opt = getopt(argc, argv, "d:")) != -1)
-		dev = opt == 'd' ? atoi(optarg) : dev;
+	while ((opt = getopt(argc, argv, "d:jh")) != -1) {
+		if (opt == 'd') {
+			dev = atoi(optarg);
+		} else if (opt == 'j') {
+			json = 1;
+		} else {
+			printf("usage: bench_copy2d [-d dev] [-j]\n");
+			return opt == 'h' ? 0 : 2;
+		}
+	}
 	if (dev < 0)
 		dev = bench_first_sim("bench_copy2d");
 	BENCH_ACL(aclrtSetDevice(dev));
@@ -63,19 +146,11 @@ int main(int argc, char **argv)
 	BENCH_ACL(aclrtMallocHost(&h, (size_t)ROWS * PITCH));
 	BENCH_ACL(aclrtMalloc(&d, (size_t)ROWS * PITCH, ACL_MEM_MALLOC_HUGE_FIRST));
 	memset(h, 1, (size_t)ROWS * PITCH);
-	printf("%6s %6s %12s %12s %8s\n", "width", "rows", "2d_ms", "rows_ms",
-	       "ratio");
-	for (i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
-		double t2 = median_of(d, h, widths[i], ROWS, false, s);
-		double tr = median_of(d, h, widths[i], ROWS, true, s);
-
-		printf("%6zu %6d %12.3f %12.3f %7.1fx\n", widths[i], ROWS,
-		       t2 * 1e3, tr * 1e3, tr / t2);
-	}
-	/* Narrow rows: the 2-D call's time against its row count. */
-	for (i = 512; i <= ROWS; i *= 2)
-		printf("%6d %6zu %12.3f\n", 16, i,
-		       median_of(d, h, 16, i, false, s) * 1e3);
+	measure(d, h, s, &t);
+	if (json)
+		report(&t);
+	else
+		table(&t);
 	BENCH_ACL(aclrtFree(d));
 	BENCH_ACL(aclrtFreeHost(h));
 	BENCH_ACL(aclrtDestroyStream(s));

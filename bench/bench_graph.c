@@ -4,13 +4,14 @@
  * (aclmdlRIExecuteAsync) against submitting the same tasks live
  * (aclrtMemcpyAsync, one call each), in one guest run.
  *
- *   bench_graph [-n tasks] [-r rounds] [-b bytes] [-d device]
+ *   bench_graph [-n tasks] [-r rounds] [-b bytes] [-d device] [-j]
  *
  * The tasks are -b byte device-to-device copies (default 64 bytes, so
  * the copying itself costs little next to the submission). Each round
  * queues -n tasks (default 512) and synchronizes; "submit" is the time
  * spent in the queueing calls, "total" includes the synchronize. Median
- * of -r rounds (default 15). Default device: the first sim NPU.
+ * of -r rounds (default 15). Default device: the first sim NPU. -j prints
+ * result lines for scripts/bench.sh.
  */
 #include <stdint.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 #include "bench_util.h"
 
 struct bench_cfg {
-	int tasks, rounds, dev;
+	int tasks, rounds, dev, json;
 	size_t bytes;
 };
 
@@ -75,6 +76,44 @@ static void bench_round(const struct bench_cfg *c, aclmdlRI ri, uint8_t *dst,
 	*tot = bench_now() - t0;
 }
 
+/* -j: per-task microseconds, live against replay (target: submit). */
+static void bench_report(const struct bench_cfg *c, double live_sub,
+			 double rep_sub, double live_tot, double rep_tot)
+{
+	char metric[96];
+	struct bench_result r = {
+		.bench = "bench_graph", .metric = metric, .unit = "us/task",
+		.ours = rep_sub, .ref = live_sub, .ratio = live_sub / rep_sub,
+		.op = ">=", .target = 5,
+	};
+
+	snprintf(metric, sizeof(metric),
+		 "graph submit per task, %d x %zu B, live/replay", c->tasks,
+		 c->bytes);
+	bench_result_json(&r);
+	snprintf(metric, sizeof(metric),
+		 "graph total per task, %d x %zu B, live/replay", c->tasks,
+		 c->bytes);
+	r = (struct bench_result){
+		.bench = "bench_graph", .metric = metric, .unit = "us/task",
+		.ours = rep_tot, .ref = live_tot, .ratio = live_tot / rep_tot,
+	};
+	bench_result_json(&r);
+}
+
+static void bench_table(const struct bench_cfg *c, double live_sub,
+			double rep_sub, double live_tot, double rep_tot)
+{
+	printf("device  tasks  bytes   path     submit/task   total/task\n");
+	printf("npu%-4d %5d  %5zu   live   %9.2f us %9.2f us\n", c->dev,
+	       c->tasks, c->bytes, live_sub, live_tot);
+	printf("npu%-4d %5d  %5zu   replay %9.2f us %9.2f us\n", c->dev,
+	       c->tasks, c->bytes, rep_sub, rep_tot);
+	printf("ratio live/replay: submit %.1fx, total %.1fx (target >= 5x "
+	       "submit) %s\n", live_sub / rep_sub, live_tot / rep_tot,
+	       live_sub / rep_sub >= 5 ? "ok" : "MISSED");
+}
+
 static void bench_run(const struct bench_cfg *c)
 {
 	double ls[c->rounds], lt[c->rounds], rs[c->rounds], rt[c->rounds];
@@ -101,14 +140,10 @@ static void bench_run(const struct bench_cfg *c)
 	live_tot = bench_median(lt, c->rounds) / c->tasks * 1e6;
 	rep_sub = bench_median(rs, c->rounds) / c->tasks * 1e6;
 	rep_tot = bench_median(rt, c->rounds) / c->tasks * 1e6;
-	printf("device  tasks  bytes   path     submit/task   total/task\n");
-	printf("npu%-4d %5d  %5zu   live   %9.2f us %9.2f us\n", c->dev,
-	       c->tasks, c->bytes, live_sub, live_tot);
-	printf("npu%-4d %5d  %5zu   replay %9.2f us %9.2f us\n", c->dev,
-	       c->tasks, c->bytes, rep_sub, rep_tot);
-	printf("ratio live/replay: submit %.1fx, total %.1fx (target >= 5x "
-	       "submit) %s\n", live_sub / rep_sub, live_tot / rep_tot,
-	       live_sub / rep_sub >= 5 ? "ok" : "MISSED");
+	if (c->json)
+		bench_report(c, live_sub, rep_sub, live_tot, rep_tot);
+	else
+		bench_table(c, live_sub, rep_sub, live_tot, rep_tot);
 	BENCH_ACL(aclmdlRIDestroy(ri));
 	BENCH_ACL(aclrtFree(src));
 	BENCH_ACL(aclrtFree(dst));
@@ -122,15 +157,16 @@ int main(int argc, char **argv)
 			       .bytes = 64 };
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:r:b:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:b:d:j")) != -1) {
 		switch (opt) {
 		case 'n': c.tasks = atoi(optarg); break;
 		case 'r': c.rounds = atoi(optarg); break;
 		case 'b': c.bytes = (size_t)atol(optarg); break;
 		case 'd': c.dev = atoi(optarg); break;
+		case 'j': c.json = 1; break;
 		default:
 			fprintf(stderr, "usage: bench_graph [-n tasks] [-r rounds] "
-				"[-b bytes] [-d device]\n");
+				"[-b bytes] [-d device] [-j]\n");
 			return 2;
 		}
 	}

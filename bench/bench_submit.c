@@ -29,91 +29,129 @@ struct opts {
 	int json;
 };
 
-/* Seconds per null ioctl, median of 5 rounds of @calls. */
-static double null_ioctl_cost(int dev, int calls)
+#define ROUNDS	5
+#define BIG	(256 << 20)
+
+/* What the rounds use; set up once. */
+struct submit_env {
+	int fd;			/* /dev/npu_dmaN, for the null ioctl */
+	void *dbig, *dbig2, *dsmall, *host;
+	aclrtStream s;
+	aclrtEvent e;
+};
+
+static void env_init(struct submit_env *env, int dev)
 {
-	double v[5];
 	char path[64];
-	int fd, r, i;
 
 	snprintf(path, sizeof(path), "/dev/npu_dma%d", dev);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
+	env->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (env->fd < 0) {
 		perror(path);
 		exit(1);
 	}
-	for (r = 0; r < 5; r++) {
-		double t = bench_now();
+	BENCH_ACL(aclrtMalloc(&env->dbig, BIG, ACL_MEM_MALLOC_HUGE_FIRST));
+	BENCH_ACL(aclrtMalloc(&env->dbig2, BIG, ACL_MEM_MALLOC_HUGE_FIRST));
+	BENCH_ACL(aclrtMalloc(&env->dsmall, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	BENCH_ACL(aclrtMallocHost(&env->host, 4096));
+	BENCH_ACL(aclrtCreateStream(&env->s));
+	BENCH_ACL(aclrtCreateEvent(&env->e));
+	memset(env->host, 1, 4096);
+}
 
-		for (i = 0; i < calls; i++)
-			if (ioctl(fd, NULL_IOCTL, 0) == 0)
-				exit(1);	/* must fail: it is no command */
-		v[r] = (bench_now() - t) / calls;
-	}
-	close(fd);
-	return bench_median(v, 5);
+static void env_fini(struct submit_env *env)
+{
+	BENCH_ACL(aclrtDestroyEvent(env->e));
+	BENCH_ACL(aclrtDestroyStream(env->s));
+	BENCH_ACL(aclrtFreeHost(env->host));
+	BENCH_ACL(aclrtFree(env->dsmall));
+	BENCH_ACL(aclrtFree(env->dbig2));
+	BENCH_ACL(aclrtFree(env->dbig));
+	close(env->fd);
+}
+
+/* Seconds per null ioctl. */
+static double null_ioctl_round(struct submit_env *env, int calls)
+{
+	double t = bench_now();
+	int i;
+
+	for (i = 0; i < calls; i++)
+		if (ioctl(env->fd, NULL_IOCTL, 0) == 0)
+			exit(1);	/* must fail: it is no command */
+	return (bench_now() - t) / calls;
 }
 
 /* Seconds per aclrtMemcpyAsync (4 KiB, pinned) behind a long copy. */
-static double async_copy_cost(int calls)
+static double async_copy_round(struct submit_env *env, int calls)
 {
-	size_t big = 256 << 20;
-	void *dbig, *dbig2, *dsmall, *host;
-	aclrtStream s;
-	double v[5];
-	int r, i;
+	double t;
+	int i;
 
-	BENCH_ACL(aclrtMalloc(&dbig, big, ACL_MEM_MALLOC_HUGE_FIRST));
-	BENCH_ACL(aclrtMalloc(&dbig2, big, ACL_MEM_MALLOC_HUGE_FIRST));
-	BENCH_ACL(aclrtMalloc(&dsmall, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
-	BENCH_ACL(aclrtMallocHost(&host, 4096));
-	BENCH_ACL(aclrtCreateStream(&s));
-	memset(host, 1, 4096);
-	for (r = 0; r < 5; r++) {
-		double t;
-
-		/* Keep the engine busy for longer than the calls take. */
-		BENCH_ACL(aclrtMemcpyAsync(dbig2, big, dbig, big,
-					   ACL_MEMCPY_DEVICE_TO_DEVICE, s));
-		t = bench_now();
-		for (i = 0; i < calls; i++)
-			BENCH_ACL(aclrtMemcpyAsync(dsmall, 4096, host, 4096,
-						   ACL_MEMCPY_HOST_TO_DEVICE, s));
-		v[r] = (bench_now() - t) / calls;
-		BENCH_ACL(aclrtSynchronizeStream(s));
-	}
-	BENCH_ACL(aclrtDestroyStream(s));
-	BENCH_ACL(aclrtFreeHost(host));
-	BENCH_ACL(aclrtFree(dsmall));
-	BENCH_ACL(aclrtFree(dbig2));
-	BENCH_ACL(aclrtFree(dbig));
-	return bench_median(v, 5);
+	/* Keep the engine busy for longer than the calls take. */
+	BENCH_ACL(aclrtMemcpyAsync(env->dbig2, BIG, env->dbig, BIG,
+				   ACL_MEMCPY_DEVICE_TO_DEVICE, env->s));
+	t = bench_now();
+	for (i = 0; i < calls; i++)
+		BENCH_ACL(aclrtMemcpyAsync(env->dsmall, 4096, env->host, 4096,
+					   ACL_MEMCPY_HOST_TO_DEVICE, env->s));
+	t = (bench_now() - t) / calls;
+	BENCH_ACL(aclrtSynchronizeStream(env->s));
+	return t;
 }
 
 /* Seconds per aclrtRecordEvent + aclrtQueryEventStatus pair. */
-static double event_cost(int calls)
+static double event_round(struct submit_env *env, int calls)
 {
 	aclrtEventRecordedStatus st;
-	aclrtStream s;
-	aclrtEvent e;
-	double v[5];
-	int r, i;
+	double t = bench_now();
+	int i;
 
-	BENCH_ACL(aclrtCreateStream(&s));
-	BENCH_ACL(aclrtCreateEvent(&e));
-	for (r = 0; r < 5; r++) {
-		double t = bench_now();
-
-		for (i = 0; i < calls; i++) {
-			BENCH_ACL(aclrtRecordEvent(e, s));
-			BENCH_ACL(aclrtQueryEventStatus(e, &st));
-		}
-		v[r] = (bench_now() - t) / calls;
-		BENCH_ACL(aclrtSynchronizeStream(s));
+	for (i = 0; i < calls; i++) {
+		BENCH_ACL(aclrtRecordEvent(env->e, env->s));
+		BENCH_ACL(aclrtQueryEventStatus(env->e, &st));
 	}
-	BENCH_ACL(aclrtDestroyEvent(e));
-	BENCH_ACL(aclrtDestroyStream(s));
-	return bench_median(v, 5);
+	t = (bench_now() - t) / calls;
+	BENCH_ACL(aclrtSynchronizeStream(env->s));
+	return t;
+}
+
+/*
+ * Medians of ROUNDS rounds of each kind; the kinds take turns, so a
+ * change of load on a shared machine hits them all alike.
+ */
+static void measure(int dev, int calls, double *nul, double *cp, double *ev)
+{
+	double vn[ROUNDS], vc[ROUNDS], ve[ROUNDS];
+	struct submit_env env;
+	int r;
+
+	env_init(&env, dev);
+	for (r = 0; r < ROUNDS; r++) {
+		vn[r] = null_ioctl_round(&env, calls);
+		vc[r] = async_copy_round(&env, calls);
+		ve[r] = event_round(&env, calls);
+	}
+	env_fini(&env);
+	*nul = bench_median(vn, ROUNDS);
+	*cp = bench_median(vc, ROUNDS);
+	*ev = bench_median(ve, ROUNDS);
+}
+
+static void report(double nul, double cp, double ev)
+{
+	struct bench_result r = {
+		.bench = "bench_submit", .unit = "us",
+		.metric = "aclrtMemcpyAsync 4 KiB pinned, busy, vs null ioctl",
+		.ours = cp * 1e6, .ref = nul * 1e6, .ratio = cp / nul,
+		.op = "<=", .target = 1,
+	};
+
+	bench_result_json(&r);
+	r.metric = "RecordEvent + QueryEventStatus vs null ioctl";
+	r.ours = ev * 1e6;
+	r.ratio = ev / nul;
+	bench_result_json(&r);
 }
 
 static void usage(int status)
@@ -148,14 +186,9 @@ int main(int argc, char **argv)
 		o.dev = bench_first_sim("bench_submit");
 	BENCH_ACL(aclInit(NULL));
 	BENCH_ACL(aclrtSetDevice(o.dev));
-	nul = null_ioctl_cost(o.dev, o.calls);
-	cp = async_copy_cost(o.calls);
-	ev = event_cost(o.calls);
+	measure(o.dev, o.calls, &nul, &cp, &ev);
 	if (o.json)
-		printf("{\"null_ioctl_us\": %.3f, \"memcpy_async_us\": %.3f, "
-		       "\"memcpy_async_ratio\": %.2f, \"event_us\": %.3f, "
-		       "\"event_ratio\": %.2f, \"target\": 1.0}\n", nul * 1e6,
-		       cp * 1e6, cp / nul, ev * 1e6, ev / nul);
+		report(nul, cp, ev);
 	else
 		printf("%-40s %10s %8s  %s\n"
 		       "%-40s %7.2f us %8s\n"

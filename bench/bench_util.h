@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Small helpers of the benchmark programs: a monotonic clock, the median
- * of a few runs, and failing loudly on an acl error.
+ * of a few runs, failing loudly on an acl error, and the result lines
+ * (-j) that scripts/bench.sh gathers into one table and one JSON file.
  */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +57,57 @@ static inline int bench_first_sim(const char *prog)
 	}
 	fprintf(stderr, "%s: no sim NPU\n", prog);
 	exit(2);
+}
+
+/**
+ * struct bench_result - one figure against its reference, same run
+ * @bench: program name
+ * @metric: what was measured (no double quotes)
+ * @unit: unit of @ours and @ref ("GB/s", "us", ...)
+ * @ours: our path
+ * @ref: the path it is compared with
+ * @ratio: the figure the target is stated in (ours / ref unless the
+ *	metric says otherwise)
+ * @op: ">=" or "<=" against @target; NULL for a figure with no target
+ * @target: the bound on @ratio
+ */
+struct bench_result {
+	const char *bench, *metric, *unit;
+	double ours, ref, ratio;
+	const char *op;
+	double target;
+};
+
+/* A JSON number, or null for what JSON cannot hold (inf, nan). */
+static inline void bench_json_num(const char *key, double v)
+{
+	if (isfinite(v))
+		printf("\"%s\": %.6g, ", key, v);
+	else
+		printf("\"%s\": null, ", key);
+}
+
+/*
+ * Print @r as one line of JSON, the format scripts/bench.sh reads:
+ * {"bench": .., "metric": .., "unit": .., "ours": .., "reference": ..,
+ *  "ratio": .., "op": .., "target": .., "pass": true|false|null}
+ */
+static inline void bench_result_json(const struct bench_result *r)
+{
+	bool pass = r->op && (r->op[0] == '>' ? r->ratio >= r->target :
+				       r->ratio <= r->target);
+
+	printf("{\"bench\": \"%s\", \"metric\": \"%s\", \"unit\": \"%s\", ",
+	       r->bench, r->metric, r->unit);
+	bench_json_num("ours", r->ours);
+	bench_json_num("reference", r->ref);
+	bench_json_num("ratio", r->ratio);
+	if (r->op)
+		printf("\"op\": \"%s\", \"target\": %g, \"pass\": %s}\n",
+		       r->op, r->target, pass ? "true" : "false");
+	else
+		printf("\"op\": null, \"target\": null, \"pass\": null}\n");
+	fflush(stdout);
 }
 
 #define BENCH_ACL(call)							\

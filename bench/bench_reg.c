@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench_reg: cost of registering host memory (aclrtHostRegisterV2)
+ * against pin_user_pages_fast() alone for the same range, both taken
+ * from the driver's own counters in debugfs (npu_dmaN/counters:
+ * register_ns, the whole HOST_REGISTER ioctl; register_pin_ns, its
+ * pin_user_pages_fast() calls), in one run. Target (issue 10): the
+ * registration costs at most 2x the pin.
+ *
+ * The range is anonymous memory in 4 KiB pages (MADV_NOHUGEPAGE), faulted
+ * in before the first registration, registered and unregistered -n
+ * times on the first sim NPU (or -d); the counters are read around each
+ * registration; the medians of the rounds are reported, and as the ratio
+ * the median of each registration's own ioctl / pin (both are timed in
+ * the same call, so this pairs them under a changing load).
+ *
+ *   bench_reg [-d dev] [-s MiB] [-n rounds] [-j]
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <unistd.h>
+
+#include "bench_util.h"
+
+#define DEBUGFS		"/sys/kernel/debug"
+
+struct reg_counters {
+	long long calls, ns, pin_calls, pin_ns;
+};
+
+static FILE *open_counters(int dev)
+{
+	char path[96];
+	FILE *f;
+
+	snprintf(path, sizeof(path), DEBUGFS "/npu_dma/npu_dma%d/counters", dev);
+	f = fopen(path, "r");
+	if (!f && errno == ENOENT &&
+	    !mount("debugfs", DEBUGFS, "debugfs", 0, NULL))
+		f = fopen(path, "r");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	return f;
+}
+
+static void read_counters(int dev, struct reg_counters *c)
+{
+	FILE *f = open_counters(dev);
+	bool found = false;
+	char name[32];
+	long long v;
+
+	memset(c, 0, sizeof(*c));
+	while (fscanf(f, "%31s %lld", name, &v) == 2) {
+		if (!strcmp(name, "register_calls"))
+			found = true, c->calls = v;
+		else if (!strcmp(name, "register_ns"))
+			c->ns = v;
+		else if (!strcmp(name, "register_pin_calls"))
+			c->pin_calls = v;
+		else if (!strcmp(name, "register_pin_ns"))
+			c->pin_ns = v;
+	}
+	fclose(f);
+	if (!found) {
+		fprintf(stderr, "bench_reg: npu_dma%d/counters has no register_* "
+			"lines (module too old?)\n", dev);
+		exit(1);
+	}
+}
+
+/* @len bytes of faulted anonymous memory in 4 KiB pages. */
+static void *small_pages(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	if (madvise(p, len, MADV_NOHUGEPAGE))
+		perror("madvise(MADV_NOHUGEPAGE)");
+	memset(p, 0x5a, len);
+	return p;
+}
+
+/* Milliseconds per registration, and the median of ioctl / pin. */
+struct reg_times {
+	double user, ioctl, pin, ratio;
+};
+
+/*
+ * Register and unregister @p @rounds times, reading the counters around
+ * each registration: medians of the user-side, ioctl and pin times.
+ */
+static void register_rounds(int dev, void *p, size_t len, int rounds,
+			    struct reg_times *t)
+{
+	double user[64], ioctl[64], pin[64], ratio[64];
+	struct reg_counters a, b;
+	int i;
+
+	for (i = 0; i < rounds; i++) {
+		double t0;
+
+		read_counters(dev, &a);
+		t0 = bench_now();
+		BENCH_ACL(aclrtHostRegisterV2(p, len, ACL_HOST_REG_MAPPED));
+		user[i] = (bench_now() - t0) * 1e3;
+		read_counters(dev, &b);
+		BENCH_ACL(aclrtHostUnregister(p));
+		if (b.calls - a.calls != 1 || b.pin_calls - a.pin_calls != 1) {
+			fprintf(stderr, "bench_reg: %lld ioctls counted for one "
+				"registration\n", b.calls - a.calls);
+			exit(1);
+		}
+		ioctl[i] = (b.ns - a.ns) / 1e6;
+		pin[i] = (b.pin_ns - a.pin_ns) / 1e6;
+		ratio[i] = ioctl[i] / pin[i];
+	}
+	t->user = bench_median(user, rounds);
+	t->ioctl = bench_median(ioctl, rounds);
+	t->pin = bench_median(pin, rounds);
+	t->ratio = bench_median(ratio, rounds);
+}
+
+static void report(int json, size_t len, int rounds, const struct reg_times *t)
+{
+	struct bench_result r = {
+		.bench = "bench_reg", .unit = "ms", .op = "<=", .target = 2,
+		.ours = t->ioctl, .ref = t->pin, .ratio = t->ratio,
+	};
+	char metric[80];
+
+	if (!json) {
+		printf("%10s %6s %12s %12s %12s %7s  %s\n", "bytes", "rounds",
+		       "user_ms", "ioctl_ms", "pin_ms", "ratio", "target");
+		printf("%10zu %6d %12.3f %12.3f %12.3f %6.2fx  <=2 %s\n", len,
+		       rounds, t->user, t->ioctl, t->pin, r.ratio,
+		       r.ratio <= 2 ? "ok" : "MISS");
+		return;
+	}
+	snprintf(metric, sizeof(metric),
+		 "HostRegisterV2 %zu MiB 4K pages vs pin_user_pages_fast",
+		 len >> 20);
+	r.metric = metric;
+	bench_result_json(&r);
+	r = (struct bench_result){
+		.bench = "bench_reg", .unit = "ms",
+		.metric = "HostRegisterV2 in user space vs its ioctl",
+		.ours = t->user, .ref = t->ioctl, .ratio = t->user / t->ioctl,
+	};
+	bench_result_json(&r);
+}
+
+static void usage(int status)
+{
+	printf("usage: bench_reg [-d dev] [-s MiB] [-n rounds] [-j]\n"
+	       "  aclrtHostRegisterV2 of faulted 4 KiB-page memory against\n"
+	       "  pin_user_pages_fast() alone, from the driver's debugfs counters\n"
+	       "  (default: first sim NPU, 64 MiB, 10 rounds). -j prints JSON.\n");
+	exit(status);
+}
+
+int main(int argc, char **argv)
+{
+	int dev = -1, rounds = 10, json = 0, c;
+	size_t len = 64 << 20;
+	struct reg_times t;
+	void *p;
+
+	while ((c = getopt(argc, argv, "d:s:n:jh")) != -1) {
+		if (c == 'd')
+			dev = atoi(optarg);
+		else if (c == 's')
+			len = (size_t)atol(optarg) << 20;
+		else if (c == 'n')
+			rounds = atoi(optarg);
+		else if (c == 'j')
+			json = 1;
+		else
+			usage(c == 'h' ? 0 : 2);
+	}
+	if (!len || rounds < 1 || rounds > 64)
+		usage(2);
+	if (dev < 0)
+		dev = bench_first_sim("bench_reg");
+	BENCH_ACL(aclInit(NULL));
+	BENCH_ACL(aclrtSetDevice(dev));
+	p = small_pages(len);
+	register_rounds(dev, p, len, 1, &t);	/* warm up: page tables, slabs */
+	register_rounds(dev, p, len, rounds, &t);
+	report(json, len, rounds, &t);
+	munmap(p, len);
+	BENCH_ACL(aclrtResetDevice(dev));
+	BENCH_ACL(aclFinalize());
+	return 0;
+}
