@@ -42,6 +42,10 @@ struct npu_dma_devmem;
  * @pins: host ranges pinned (registrations and transient pins)
  * @unpins: host ranges released
  * @irqs: engine interrupts handled
+ * @reg_calls: HOST_REGISTER ioctls, failed ones included
+ * @reg_ns: nanoseconds spent in them, from entry to return
+ * @reg_pin_calls: of those, the ones that reached pin_user_pages_fast()
+ * @reg_pin_ns: nanoseconds spent in pin_user_pages_fast() by them
  */
 struct npu_dma_stats {
 	atomic64_t submitted;
@@ -51,6 +55,10 @@ struct npu_dma_stats {
 	atomic64_t pins;
 	atomic64_t unpins;
 	atomic64_t irqs;
+	atomic64_t reg_calls;
+	atomic64_t reg_ns;
+	atomic64_t reg_pin_calls;
+	atomic64_t reg_pin_ns;
 };
 
 /**

@@ -11,7 +11,9 @@
  *   npu_dmaN/pins	one line per host registration: process, address,
  *			size, pages, writable
  *   npu_dmaN/counters	descriptors submitted, completed and failed,
- *			bytes moved, pins, unpins, interrupts
+ *			bytes moved, pins, unpins, interrupts; HOST_REGISTER
+ *			ioctls and the nanoseconds spent in them, and of
+ *			those in pin_user_pages_fast() (register_*)
  *   test_warn	(only with test_hooks=1) writing 1 triggers a kernel
  *		WARN, so the test bench can prove it catches warnings.
  *   edu_lose_irqs
@@ -136,6 +138,11 @@ static int npu_dbgfs_counters_show(struct seq_file *m, void *unused)
 	seq_printf(m, "pins %lld\nunpins %lld\nirqs %lld\n",
 		   atomic64_read(&st->pins), atomic64_read(&st->unpins),
 		   atomic64_read(&st->irqs));
+	seq_printf(m, "register_calls %lld\nregister_ns %lld\n"
+		   "register_pin_calls %lld\nregister_pin_ns %lld\n",
+		   atomic64_read(&st->reg_calls), atomic64_read(&st->reg_ns),
+		   atomic64_read(&st->reg_pin_calls),
+		   atomic64_read(&st->reg_pin_ns));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(npu_dbgfs_counters);

@@ -20,6 +20,7 @@
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "npu_dma_queue.h"
@@ -86,22 +87,37 @@ void npu_dma_region_seg(struct npu_dma_region *r, u64 addr,
 	seg->dma = r->dma ? r->dma[idx] + seg->offset : 0;
 }
 
+/*
+ * The time spent in pin_user_pages_fast() by registrations (FOLL_LONGTERM)
+ * is counted apart, so that debugfs shows what the rest of HOST_REGISTER
+ * costs on top of it.
+ */
 static int npu_region_pin(struct npu_dma_region *r, unsigned int gup_flags)
 {
 	unsigned long start = r->range.start & PAGE_MASK, done = 0;
-	int n;
+	struct npu_dma_stats *st = &r->ndev->stats;
+	u64 t, ns = 0;
+	int n = 0;
 
 	while (done < r->nr_pages) {
+		t = ktime_get_ns();
 		n = pin_user_pages_fast(start + (done << PAGE_SHIFT),
 					min_t(unsigned long, r->nr_pages - done,
 					      NPU_DMA_PIN_BATCH),
 					gup_flags, r->pages + done);
-		if (n <= 0) {
-			unpin_user_pages(r->pages, done);
-			return n ? n : -EFAULT;
-		}
+		ns += ktime_get_ns() - t;
+		if (n <= 0)
+			break;
 		done += n;
 		cond_resched();
+	}
+	if (gup_flags & FOLL_LONGTERM) {
+		atomic64_inc(&st->reg_pin_calls);
+		atomic64_add(ns, &st->reg_pin_ns);
+	}
+	if (done < r->nr_pages) {
+		unpin_user_pages(r->pages, done);
+		return n ? n : -EFAULT;
 	}
 	return 0;
 }
@@ -225,7 +241,7 @@ struct npu_dma_region *npu_dma_pin_transient(struct npu_dma_ctx *ctx, u64 addr,
 	return npu_region_create(ctx, addr, len, write, false);
 }
 
-int npu_dma_host_register_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+static int npu_host_register(struct npu_dma_ctx *ctx, void __user *arg)
 {
 	struct npu_dma_host_register req;
 	struct npu_dma_region *r;
@@ -258,6 +274,19 @@ int npu_dma_host_register_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 			req.addr, req.size);
 		npu_dma_region_put(&r->range);
 	}
+	return ret;
+}
+
+/* Timed as a whole for debugfs (counters: register_*). */
+int npu_dma_host_register_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+{
+	struct npu_dma_stats *st = &ctx->ndev->stats;
+	u64 t = ktime_get_ns();
+	int ret;
+
+	ret = npu_host_register(ctx, arg);
+	atomic64_inc(&st->reg_calls);
+	atomic64_add(ktime_get_ns() - t, &st->reg_ns);
 	return ret;
 }
 
