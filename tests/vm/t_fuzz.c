@@ -44,6 +44,7 @@
 #define MAX_ALLOC	12
 #define MAX_REG		6
 #define MAX_Q		6
+#define MAX_GRAPH	4
 #define NR_BUFS		6
 #define BUF_LEN		(256 << 10)
 #define PAGE		4096UL
@@ -56,6 +57,7 @@ struct fz_stats {
 	uint64_t descs;
 	uint64_t munmaps;
 	uint64_t efd_closed;
+	uint64_t graphs;
 	uint64_t foreign;
 	uint64_t races;
 	uint64_t rounds;
@@ -139,6 +141,9 @@ struct fz_ctx {
 	int nr_reg;
 	struct fz_queue q[MAX_Q];
 	int nr_q;
+	uint32_t graph[MAX_GRAPH];	/* ids from GRAPH_CREATE */
+	uint32_t graph_len[MAX_GRAPH];
+	int nr_graph;
 };
 
 struct fz_buf {
@@ -720,6 +725,76 @@ static void op_barrier(struct fz_ctx *c)
 	fz_call(c->fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &b, sizeof(b), &mutated);
 }
 
+/* Make a graph of up to 8 descriptors, some of them broken. */
+static void op_graph_create(struct fz_ctx *c)
+{
+	struct npu_dma_graph_create g = { 0 };
+	struct npu_dma_desc d[8];
+	int i, n = 1 + (int)below(8), mutated;
+
+	for (i = 0; i < n; i++) {
+		valid_desc(c, NULL, &d[i]);
+		if (chance(10))
+			mutate_struct(&d[i], sizeof(d[i]));
+		keep_writes_in_arena(&d[i]);
+	}
+	g.descs = (uintptr_t)d;
+	g.count = (uint32_t)n;
+	if (fz_call(c->fd, NPU_DMA_IOCTL_GRAPH_CREATE, &g, sizeof(g), &mutated) ||
+	    mutated)
+		return;
+	if (c->nr_graph == MAX_GRAPH) {
+		struct npu_dma_graph_destroy gd = { .graph_id = c->graph[0] };
+
+		ioctl(c->fd, NPU_DMA_IOCTL_GRAPH_DESTROY, &gd);
+		c->graph[0] = c->graph[--c->nr_graph];
+		c->graph_len[0] = c->graph_len[c->nr_graph];
+	}
+	c->graph[c->nr_graph] = g.graph_id;
+	c->graph_len[c->nr_graph++] = g.count;
+	stats->graphs++;
+}
+
+static void op_graph_destroy(struct fz_ctx *c)
+{
+	struct npu_dma_graph_destroy gd = { 0 };
+	int i = c->nr_graph ? (int)below(c->nr_graph) : -1, mutated;
+
+	gd.graph_id = i < 0 ? (uint32_t)interesting(1) : c->graph[i];
+	/* Kept in the table when it failed: a replay of it must fail too. */
+	if (fz_call(c->fd, NPU_DMA_IOCTL_GRAPH_DESTROY, &gd, sizeof(gd), &mutated) ||
+	    i < 0 || mutated)
+		return;
+	c->graph[i] = c->graph[--c->nr_graph];
+	c->graph_len[i] = c->graph_len[c->nr_graph];
+}
+
+/* A GRAPH descriptor for a known graph (or a wrong count) on a queue. */
+static void op_graph_replay(struct fz_ctx *c)
+{
+	struct npu_dma_queue_submit sub = { 0 };
+	struct npu_dma_queue_ctrl *ctrl;
+	struct npu_dma_desc *ring, d = { .opcode = NPU_DMA_OP_GRAPH };
+	struct fz_queue *q;
+	int i;
+
+	if (!c->nr_q || !c->nr_graph)
+		return;
+	q = &c->q[below(c->nr_q)];
+	if (!q->map)
+		return;
+	i = (int)below(c->nr_graph);
+	d.value = c->graph[i];
+	d.len = chance(90) ? c->graph_len[i] : chance(50) ? below(16) : rnd();
+	ctrl = q->map;
+	ring = (void *)((char *)q->map + NPU_DMA_QUEUE_RING_OFFSET);
+	ring[ctrl->sq_tail & (q->entries - 1)] = d;
+	__atomic_store_n(&ctrl->sq_tail, ctrl->sq_tail + 1, __ATOMIC_RELEASE);
+	sub.queue_id = q->id;
+	fz_ioctl(c->fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &sub);
+	stats->descs++;
+}
+
 /* Commands nobody defined, or defined ones with the wrong size/direction. */
 static void op_bad_cmd(struct fz_ctx *c)
 {
@@ -816,6 +891,7 @@ static void close_ctx(struct fz_ctx *c)
 		drop_queue(c, 0);
 	close(c->fd);
 	c->fd = -1;
+	c->nr_graph = 0;
 }
 
 static void op_open(void)
@@ -858,8 +934,9 @@ static void op_foreign(void)
 			NPU_DMA_IOCTL_HOST_REGISTER, NPU_DMA_IOCTL_HOST_UNREGISTER,
 			NPU_DMA_IOCTL_QUEUE_CREATE, NPU_DMA_IOCTL_QUEUE_DESTROY,
 			NPU_DMA_IOCTL_QUEUE_SUBMIT, NPU_DMA_IOCTL_BARRIER_RELEASE,
+			NPU_DMA_IOCTL_GRAPH_CREATE, NPU_DMA_IOCTL_GRAPH_DESTROY,
 		};
-		unsigned long cmd = cmds[below(8)];
+		unsigned long cmd = cmds[below(sizeof(cmds) / sizeof(cmds[0]))];
 		int ret;
 
 		if (!c)
@@ -1010,8 +1087,14 @@ static void worker(uint64_t seed, int teardown)
 			op_queue_create(c);
 		else if (op < 49)
 			op_queue_destroy(c);
-		else if (op < 75)
+		else if (op < 69)
 			op_submit(c);
+		else if (op < 72)
+			op_graph_create(c);
+		else if (op < 73)
+			op_graph_destroy(c);
+		else if (op < 75)
+			op_graph_replay(c);
 		else if (op < 79)
 			op_barrier(c);
 		else if (op < 84)
@@ -1133,11 +1216,12 @@ START_TEST(test_fuzz)
 	check_npus_work();
 	printf("t_fuzz: %" PRIu64 " rounds (%" PRIu64 " killed), %" PRIu64 " ops, %"
 	       PRIu64 " ioctls (%" PRIu64 " succeeded), %" PRIu64
-	       " descriptors, %" PRIu64 " munmaps, %" PRIu64
+	       " descriptors, %" PRIu64 " graphs, %" PRIu64 " munmaps, %" PRIu64
 	       " eventfds closed under queues, %" PRIu64 " foreign-process probes, %"
 	       PRIu64 " rounds with a racing thread; nothing leaked\n", stats->rounds,
 	       stats->killed, stats->ops, stats->ioctls, stats->ioctl_ok, stats->descs,
-	       stats->munmaps, stats->efd_closed, stats->foreign, stats->races);
+	       stats->graphs, stats->munmaps, stats->efd_closed, stats->foreign,
+	       stats->races);
 }
 END_TEST
 
