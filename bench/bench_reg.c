@@ -9,10 +9,12 @@
  *
  * The range is anonymous memory in 4 KiB pages (MADV_NOHUGEPAGE), faulted
  * in before the first registration, registered and unregistered -n
- * times on the first sim NPU (or -d); the counters are read around each
- * registration; the medians of the rounds are reported, and as the ratio
- * the median of each registration's own ioctl / pin (both are timed in
- * the same call, so this pairs them under a changing load).
+ * times on the first sim NPU, then, for comparison and without target,
+ * on the first edu NPU, whose pages are also DMA-mapped (or only on -d).
+ * The counters are read around each registration; the medians of the
+ * rounds are reported, and as the ratio the median of each
+ * registration's own ioctl / pin (both timed in the same call, so this
+ * pairs them under a changing load).
  *
  *   bench_reg [-d dev] [-s MiB] [-n rounds] [-j]
  */
@@ -130,27 +132,39 @@ static void register_rounds(int dev, void *p, size_t len, int rounds,
 	t->ratio = bench_median(ratio, rounds);
 }
 
-static void report(int json, size_t len, int rounds, const struct reg_times *t)
+struct reg_opts {
+	int dev, rounds, json;
+	size_t len;
+};
+
+static void report_table(const struct reg_opts *o, int dev, bool target,
+			 const struct reg_times *t)
+{
+	printf("npu%-4d %10zu %6d %10.3f %10.3f %10.3f %6.2fx  %s\n", dev,
+	       o->len, o->rounds, t->user, t->ioctl, t->pin, t->ratio,
+	       !target ? "-" : t->ratio <= 2 ? "<=2 ok" : "<=2 MISS");
+}
+
+/*
+ * -j: the target row, then the library's share, or (@target false) the
+ * row of an NPU that needs DMA mapping, for context.
+ */
+static void report_json(const struct reg_opts *o, bool target,
+			const struct reg_times *t)
 {
 	struct bench_result r = {
-		.bench = "bench_reg", .unit = "ms", .op = "<=", .target = 2,
-		.ours = t->ioctl, .ref = t->pin, .ratio = t->ratio,
+		.bench = "bench_reg", .unit = "ms", .op = target ? "<=" : NULL,
+		.target = 2, .ours = t->ioctl, .ref = t->pin, .ratio = t->ratio,
 	};
 	char metric[80];
 
-	if (!json) {
-		printf("%10s %6s %12s %12s %12s %7s  %s\n", "bytes", "rounds",
-		       "user_ms", "ioctl_ms", "pin_ms", "ratio", "target");
-		printf("%10zu %6d %12.3f %12.3f %12.3f %6.2fx  <=2 %s\n", len,
-		       rounds, t->user, t->ioctl, t->pin, r.ratio,
-		       r.ratio <= 2 ? "ok" : "MISS");
-		return;
-	}
 	snprintf(metric, sizeof(metric),
-		 "HostRegisterV2 %zu MiB 4K pages vs pin_user_pages_fast",
-		 len >> 20);
+		 "HostRegisterV2 %zu MiB 4K pages vs pin_user_pages_fast%s",
+		 o->len >> 20, target ? "" : ", edu");
 	r.metric = metric;
 	bench_result_json(&r);
+	if (!target)
+		return;
 	r = (struct bench_result){
 		.bench = "bench_reg", .unit = "ms",
 		.metric = "HostRegisterV2 in user space vs its ioctl",
@@ -159,46 +173,65 @@ static void report(int json, size_t len, int rounds, const struct reg_times *t)
 	bench_result_json(&r);
 }
 
+/* One NPU: a warm-up registration (page tables, slabs), then the rounds. */
+static void run(const struct reg_opts *o, int dev, void *p, bool target)
+{
+	struct reg_times t;
+
+	BENCH_ACL(aclrtSetDevice(dev));
+	register_rounds(dev, p, o->len, 1, &t);
+	register_rounds(dev, p, o->len, o->rounds, &t);
+	BENCH_ACL(aclrtResetDevice(dev));
+	if (o->json)
+		report_json(o, target, &t);
+	else
+		report_table(o, dev, target, &t);
+}
+
 static void usage(int status)
 {
 	printf("usage: bench_reg [-d dev] [-s MiB] [-n rounds] [-j]\n"
 	       "  aclrtHostRegisterV2 of faulted 4 KiB-page memory against\n"
 	       "  pin_user_pages_fast() alone, from the driver's debugfs counters\n"
-	       "  (default: first sim NPU, 64 MiB, 10 rounds). -j prints JSON.\n");
+	       "  (default: 64 MiB, 10 rounds, on the first sim NPU, then for\n"
+	       "  comparison on the first edu NPU). -j prints JSON.\n");
 	exit(status);
 }
 
 int main(int argc, char **argv)
 {
-	int dev = -1, rounds = 10, json = 0, c;
-	size_t len = 64 << 20;
-	struct reg_times t;
+	struct reg_opts o = { .dev = -1, .rounds = 10, .len = 64 << 20 };
+	int c, edu = -1;
 	void *p;
 
 	while ((c = getopt(argc, argv, "d:s:n:jh")) != -1) {
 		if (c == 'd')
-			dev = atoi(optarg);
+			o.dev = atoi(optarg);
 		else if (c == 's')
-			len = (size_t)atol(optarg) << 20;
+			o.len = (size_t)atol(optarg) << 20;
 		else if (c == 'n')
-			rounds = atoi(optarg);
+			o.rounds = atoi(optarg);
 		else if (c == 'j')
-			json = 1;
+			o.json = 1;
 		else
 			usage(c == 'h' ? 0 : 2);
 	}
-	if (!len || rounds < 1 || rounds > 64)
+	if (!o.len || o.rounds < 1 || o.rounds > 64)
 		usage(2);
-	if (dev < 0)
-		dev = bench_first_sim("bench_reg");
+	if (o.dev < 0) {
+		o.dev = bench_first_sim("bench_reg");
+		edu = bench_first_backend("edu");
+	}
 	BENCH_ACL(aclInit(NULL));
-	BENCH_ACL(aclrtSetDevice(dev));
-	p = small_pages(len);
-	register_rounds(dev, p, len, 1, &t);	/* warm up: page tables, slabs */
-	register_rounds(dev, p, len, rounds, &t);
-	report(json, len, rounds, &t);
-	munmap(p, len);
-	BENCH_ACL(aclrtResetDevice(dev));
+	p = small_pages(o.len);
+	if (!o.json)
+		printf("%-7s %10s %6s %10s %10s %10s %7s  %s\n", "device",
+		       "bytes", "rounds", "user_ms", "ioctl_ms", "pin_ms",
+		       "ratio", "target");
+	run(&o, o.dev, p, true);
+	if (edu >= 0)
+		run(&o, edu, p, false);
+	munmap(p, o.len);
 	BENCH_ACL(aclFinalize());
 	return 0;
 }

@@ -38,25 +38,36 @@ static inline double bench_median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The first simulated NPU (index N of /dev/npu_dmaN); exits if none. */
-static inline int bench_first_sim(const char *prog)
+/* The first NPU (N of /dev/npu_dmaN) whose backend is @name, or -1. */
+static inline int bench_first_backend(const char *name)
 {
-	char path[96], buf[8];
+	char path[96], buf[16];
 	FILE *f;
-	int i, sim;
+	int i, is;
 
 	for (i = 0; i < 64; i++) {
 		snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", i);
 		f = fopen(path, "r");
 		if (!f)
 			continue;
-		sim = fgets(buf, sizeof(buf), f) && !strncmp(buf, "sim", 3);
+		is = fgets(buf, sizeof(buf), f) && !strncmp(buf, name, strlen(name));
 		fclose(f);
-		if (sim)
+		if (is)
 			return i;
 	}
-	fprintf(stderr, "%s: no sim NPU\n", prog);
-	exit(2);
+	return -1;
+}
+
+/* The first simulated NPU; exits if none. */
+static inline int bench_first_sim(const char *prog)
+{
+	int i = bench_first_backend("sim");
+
+	if (i < 0) {
+		fprintf(stderr, "%s: no sim NPU\n", prog);
+		exit(2);
+	}
+	return i;
 }
 
 /**
