@@ -202,16 +202,35 @@ static long npu_dma_ioctl(struct file *file, unsigned int cmd,
 	return ret;
 }
 
+/* The mapping holds the file, so the context outlives it. */
+static vm_fault_t npu_dma_events_fault(struct vm_fault *vmf)
+{
+	struct npu_dma_ctx *ctx = vmf->vma->vm_file->private_data;
+
+	return npu_dma_vmalloc_fault(vmf, ctx->events, NPU_DMA_EVENTS_SIZE,
+				     NPU_DMA_MMAP_EVENTS >> PAGE_SHIFT);
+}
+
+static const struct vm_operations_struct npu_dma_events_vm_ops = {
+	.fault = npu_dma_events_fault,
+};
+
 static int npu_dma_mmap_events(struct npu_dma_ctx *ctx,
 			       struct vm_area_struct *vma)
 {
+	int ret;
+
 	if (vma->vm_flags & VM_WRITE)
 		return -EPERM;
 	npu_dma_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
 			     VM_MAYWRITE);
 	if (vma->vm_end - vma->vm_start != NPU_DMA_EVENTS_SIZE)
 		return -EINVAL;
-	return remap_vmalloc_range(vma, ctx->events, 0);
+	ret = remap_vmalloc_range(vma, ctx->events, 0);
+	if (ret)
+		return ret;
+	vma->vm_ops = &npu_dma_events_vm_ops;
+	return 0;
 }
 
 static int npu_dma_mmap(struct file *file, struct vm_area_struct *vma)

@@ -897,9 +897,50 @@ static void npu_area_vm_close(struct vm_area_struct *vma)
 	npu_area_put(vma->vm_private_data);
 }
 
+/**
+ * npu_dma_vmalloc_fault() - map a page of a vmalloc_user() area again
+ * @vmf: the fault
+ * @mem: the area
+ * @size: its size in bytes, page aligned
+ * @pgoff: file page offset at which the area starts
+ *
+ * remap_vmalloc_range() fills the page tables at mmap time; this brings
+ * a page back once they were zapped (MADV_DONTNEED), so the process sees
+ * the same memory again instead of a SIGBUS. @vmf->pgoff is the file
+ * offset, which stays right when a partial munmap splits the mapping.
+ *
+ * Return: 0 with @vmf->page referenced, VM_FAULT_SIGBUS outside the area.
+ */
+vm_fault_t npu_dma_vmalloc_fault(struct vm_fault *vmf, void *mem, size_t size,
+				 pgoff_t pgoff)
+{
+	pgoff_t index = vmf->pgoff - pgoff;
+
+	if (vmf->pgoff < pgoff || index >= size >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	vmf->page = vmalloc_to_page(mem + (index << PAGE_SHIFT));
+	get_page(vmf->page);
+	return 0;
+}
+
+/*
+ * Queue mappings sit 1 << NPU_DMA_QUEUE_MMAP_SHIFT apart, so the file
+ * offset within that span is the offset in the area, also in what is
+ * left of a mapping after a partial munmap.
+ */
+static vm_fault_t npu_area_vm_fault(struct vm_fault *vmf)
+{
+	struct npu_dma_area *area = vmf->vma->vm_private_data;
+	pgoff_t span = 1UL << (NPU_DMA_QUEUE_MMAP_SHIFT - PAGE_SHIFT);
+
+	return npu_dma_vmalloc_fault(vmf, area->mem, area->size,
+				     vmf->pgoff & ~(span - 1));
+}
+
 static const struct vm_operations_struct npu_area_vm_ops = {
 	.open = npu_area_vm_open,
 	.close = npu_area_vm_close,
+	.fault = npu_area_vm_fault,
 };
 
 int npu_dma_queue_mmap(struct npu_dma_ctx *ctx, struct vm_area_struct *vma)

@@ -213,6 +213,8 @@ int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
 int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
 int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
 int npu_dma_queue_mmap(struct npu_dma_ctx *ctx, struct vm_area_struct *vma);
+vm_fault_t npu_dma_vmalloc_fault(struct vm_fault *vmf, void *mem, size_t size,
+				 pgoff_t pgoff);
 void npu_dma_queue_destroy_all(struct npu_dma_ctx *ctx);
 void npu_dma_queue_abort_all(struct npu_dma_ctx *ctx);
 struct npu_dma_queue *npu_dma_queue_get_by_id(u32 id, struct mm_struct *mm);

@@ -4,7 +4,8 @@
  * foreign, freed, out-of-range and read-only addresses, overflowing
  * extents, unknown queues) and invalid ioctl arguments, each one its own
  * check with the errno it must produce. A rejected descriptor completes
- * with its error and the queue goes on with the next one.
+ * with its error and the queue goes on with the next one. The queue and
+ * event mappings survive MADV_DONTNEED.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -770,6 +771,115 @@ START_TEST(test_unknown_ioctls_and_mmaps)
 }
 END_TEST
 
+/* The event table, mapped read-only as libacl maps it. */
+static struct npu_dma_event_slot *map_events(size_t *size)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p;
+
+	*size = e.info.max_event_slots * sizeof(struct npu_dma_event_slot);
+	*size = (*size + page - 1) & ~(page - 1);
+	p = mmap(NULL, *size, PROT_READ, MAP_SHARED, e.fd, NPU_DMA_MMAP_EVENTS);
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	return p;
+}
+
+/*
+ * MADV_DONTNEED zaps the page tables of the queue and event mappings;
+ * the next access must find the kernel's memory again (not SIGBUS, not
+ * a fresh zero page), and the queue must go on working through it.
+ */
+START_TEST(test_dontneed_keeps_shared_memory)
+{
+	struct npu_dma_desc rec = { .opcode = NPU_DMA_OP_EVENT_RECORD, .dst = 7 };
+	struct npu_dma_desc copy = npu_raw_copy(e.dev + 4096, e.dev, 4096, 0);
+	struct npu_dma_desc bad = npu_raw_copy(e.dev, e.freed, 8, 0);
+	struct npu_dma_event_slot *ev;
+	uint64_t rec_seq, bad_seq, last;
+	size_t ev_size;
+
+	ev = map_events(&ev_size);
+	rec_seq = npu_raw_push(&e.q, &rec);
+	bad_seq = npu_raw_push(&e.q, &bad);
+	last = npu_raw_push(&e.q, &copy);
+	ck_assert_int_eq(npu_raw_submit(&e.q), 3);
+	ck_assert_int_eq(npu_raw_wait(&e.q, last, 20000), 0);
+	ck_assert_uint_eq(ev[7].seq, rec_seq);
+
+	ck_assert_int_eq(madvise(e.q.map, e.q.map_size, MADV_DONTNEED), 0);
+	ck_assert_int_eq(madvise(ev, ev_size, MADV_DONTNEED), 0);
+	ck_assert_uint_eq(e.q.ctrl->completed_seq, last);
+	ck_assert_uint_eq(e.q.ctrl->submitted_seq, last);
+	ck_assert_uint_eq(e.q.ctrl->sq_head, 3);
+	ck_assert_uint_eq(e.q.ctrl->sq_tail, 3);
+	ck_assert_uint_eq(e.q.ctrl->error_seq, bad_seq);
+	ck_assert_int_eq(e.q.ctrl->error, -EFAULT);
+	ck_assert_uint_eq(e.q.ctrl->error_count, 1);
+	ck_assert_uint_eq(e.q.ring[0].opcode, NPU_DMA_OP_EVENT_RECORD);
+	ck_assert_uint_eq(e.q.ring[2].src, e.dev);
+	ck_assert_uint_eq(ev[7].seq, rec_seq);
+	ck_assert_uint_eq(ev[7].queue_id, e.q.id);
+	ck_assert_uint_ne(ev[7].timestamp_ns, 0);
+
+	/* New completions land where the process looks. */
+	rec.dst = 8;
+	rec_seq = npu_raw_push(&e.q, &rec);
+	ck_assert_int_eq(npu_raw_submit(&e.q), 1);
+	ck_assert_int_eq(npu_raw_wait(&e.q, rec_seq, 20000), 0);
+	ck_assert_uint_eq(ev[8].seq, rec_seq);
+	ck_assert_uint_eq(ev[8].queue_id, e.q.id);
+
+	/* A descriptor written before a zap is what the doorbell consumes. */
+	last = npu_raw_push(&e.q, &copy);
+	ck_assert_int_eq(madvise(e.q.map, e.q.map_size, MADV_DONTNEED), 0);
+	ck_assert_int_eq(npu_raw_submit(&e.q), 1);
+	ck_assert_int_eq(npu_raw_wait(&e.q, last, 20000), 0);
+	ck_assert_uint_eq(e.q.ctrl->completed_seq, last);
+	ck_assert_uint_eq(e.q.ctrl->error_count, 1);
+	ck_assert_int_eq(munmap(ev, ev_size), 0);
+}
+END_TEST
+
+/*
+ * What is left of a mapping after its first page is unmapped starts at
+ * a later file offset: a refault must still pick the page at that offset.
+ */
+START_TEST(test_dontneed_after_partial_munmap)
+{
+	struct npu_dma_desc rec = { .opcode = NPU_DMA_OP_EVENT_RECORD };
+	struct npu_dma_desc mark = npu_raw_copy(0x1234000, 0x5678000, 99, 0);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t slots = page / sizeof(struct npu_dma_event_slot);
+	struct npu_dma_event_slot *ev;
+	uint64_t seq;
+	size_t ev_size;
+
+	ck_assert_uint_eq(e.q.map_size, 2 * page);
+	ev = map_events(&ev_size);
+	rec.dst = slots + 3;
+	seq = npu_raw_push(&e.q, &rec);
+	ck_assert_int_eq(npu_raw_submit(&e.q), 1);
+	ck_assert_int_eq(npu_raw_wait(&e.q, seq, 20000), 0);
+	/* Written, never published. */
+	e.q.ring[5] = mark;
+
+	ck_assert_int_eq(munmap(e.q.map, page), 0);
+	ck_assert_int_eq(munmap(ev, page), 0);
+	ck_assert_int_eq(madvise(e.q.ring, page, MADV_DONTNEED), 0);
+	ck_assert_int_eq(madvise(ev + slots, ev_size - page, MADV_DONTNEED), 0);
+	ck_assert_uint_eq(e.q.ring[0].opcode, NPU_DMA_OP_EVENT_RECORD);
+	ck_assert_uint_eq(e.q.ring[0].dst, slots + 3);
+	ck_assert_uint_eq(e.q.ring[5].src, mark.src);
+	ck_assert_uint_eq(e.q.ring[5].dst, mark.dst);
+	ck_assert_uint_eq(e.q.ring[5].len, mark.len);
+	ck_assert_uint_eq(ev[slots + 3].seq, seq);
+	ck_assert_uint_eq(ev[slots + 3].queue_id, e.q.id);
+	ck_assert_uint_eq(ev[slots].seq, 0);
+	ck_assert_int_eq(munmap(ev + slots, ev_size - page), 0);
+	/* teardown's munmap of the whole queue mapping still succeeds. */
+}
+END_TEST
+
 static Suite *abi_suite(void)
 {
 	Suite *s = suite_create("t_abi");
@@ -795,6 +905,8 @@ static Suite *abi_suite(void)
 	tcase_add_test(ti, test_queue_id_args);
 	tcase_add_test(ti, test_submit_tail_too_far);
 	tcase_add_test(ti, test_unknown_ioctls_and_mmaps);
+	tcase_add_test(ti, test_dontneed_keeps_shared_memory);
+	tcase_add_test(ti, test_dontneed_after_partial_munmap);
 	suite_add_tcase(s, ti);
 	return s;
 }
