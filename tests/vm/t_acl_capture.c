@@ -214,7 +214,7 @@ END_TEST
 START_TEST(test_replay_after_free)
 {
 	uint8_t *h, *back;
-	void *d0, *d1, *keep;
+	void *d0, *d1, *keep, *again;
 	aclrtStream s;
 	aclmdlRI ri;
 	int dev, k;
@@ -250,6 +250,19 @@ START_TEST(test_replay_after_free)
 	T_ACL_OK(aclrtSynchronizeStream(s));
 	for (k = 0; k < T_LEN; k++)
 		ck_assert_uint_eq(back[k], h[k]);
+	/*
+	 * Memory allocated after the free is not the freed buffer (the
+	 * graph still holds that), so a replay cannot write into it.
+	 */
+	T_ACL_OK(aclrtMalloc(&again, T_LEN, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ck_assert_ptr_ne(again, d1);
+	T_ACL_OK(aclrtMemset(again, T_LEN, 0x5a, T_LEN));
+	T_ACL_OK(aclmdlRIExecuteAsync(ri, s));
+	T_ACL_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_PARAM_INVALID);
+	T_ACL_OK(aclrtMemcpy(back, T_LEN, again, T_LEN, ACL_MEMCPY_DEVICE_TO_HOST));
+	for (k = 0; k < T_LEN; k++)
+		ck_assert_uint_eq(back[k], 0x5a);
+	T_ACL_OK(aclrtFree(again));
 	T_ACL_OK(aclmdlRIDestroy(ri));
 	T_ACL_OK(aclrtFree(d0));
 	T_ACL_OK(aclrtFree(keep));
