@@ -24,29 +24,6 @@ struct bench_cfg {
 	size_t bytes;
 };
 
-/* The first NPU whose backend is sim, or 0. */
-static int bench_sim_device(void)
-{
-	char path[64], buf[16];
-	uint32_t n = 0, i;
-	FILE *f;
-
-	BENCH_ACL(aclrtGetDeviceCount(&n));
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%u/backend",
-			 i);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) && !strncmp(buf, "sim", 3)) {
-			fclose(f);
-			return (int)i;
-		}
-		fclose(f);
-	}
-	return 0;
-}
-
 /* Queue the round's tasks on @s: copies between slots of @src, @dst. */
 static void bench_queue(const struct bench_cfg *c, uint8_t *dst,
 			const uint8_t *src, aclrtStream s)
@@ -176,7 +153,7 @@ int main(int argc, char **argv)
 	}
 	BENCH_ACL(aclInit(NULL));
 	if (c.dev < 0)
-		c.dev = bench_sim_device();
+		c.dev = bench_first_sim("bench_graph");
 	bench_run(&c);
 	BENCH_ACL(aclFinalize());
 	return 0;

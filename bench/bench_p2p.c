@@ -21,21 +21,6 @@ struct opts {
 	int json;
 };
 
-static int backend_is(int dev, const char *name)
-{
-	char path[96], buf[16] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", dev);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return !strncmp(buf, name, strlen(name));
-}
-
 /* The first two sim NPUs that are peers, unless given. */
 static void pick_pair(struct opts *o)
 {
@@ -47,7 +32,7 @@ static void pick_pair(struct opts *o)
 	BENCH_ACL(aclrtGetDeviceCount(&n));
 	for (i = 0; i < (int)n; i++)
 		for (j = 0; j < (int)n; j++)
-			if (i != j && backend_is(i, "sim") &&
+			if (i != j && bench_backend_is(i, "sim") &&
 			    !aclrtDeviceCanAccessPeer(&can, i, j) && can) {
 				o->a = i;
 				o->b = j;

@@ -38,23 +38,30 @@ static inline double bench_median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The first NPU (N of /dev/npu_dmaN) whose backend is @name, or -1. */
-static inline int bench_first_backend(const char *name)
+/* Whether NPU @dev (N of /dev/npu_dmaN) exists and its backend is @name. */
+static inline bool bench_backend_is(int dev, const char *name)
 {
 	char path[96], buf[16];
+	bool is;
 	FILE *f;
-	int i, is;
 
-	for (i = 0; i < 64; i++) {
-		snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", i);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		is = fgets(buf, sizeof(buf), f) && !strncmp(buf, name, strlen(name));
-		fclose(f);
-		if (is)
+	snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", dev);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	is = fgets(buf, sizeof(buf), f) && !strncmp(buf, name, strlen(name));
+	fclose(f);
+	return is;
+}
+
+/* The first NPU whose backend is @name, or -1. */
+static inline int bench_first_backend(const char *name)
+{
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if (bench_backend_is(i, name))
 			return i;
-	}
 	return -1;
 }
 
