@@ -25,6 +25,7 @@
 #include <linux/uaccess.h>
 
 #include "npu_dma_queue.h"
+#include "npu_dma_trace.h"
 
 /**
  * struct npu_dma_graph - a validated descriptor list
@@ -291,6 +292,8 @@ bool npu_dma_graph_run(struct npu_dma_queue *q, struct npu_dma_job *job)
 				npu_dma_queue_publish(q, seq - 1);
 			return false;
 		}
+		/* For npu-trace, a task is submitted when the replay gets to it. */
+		trace_npu_dma_submit(&t);
 		t.status = npu_graph_task_run(q, &t);
 		npu_dma_queue_note_result(q, &t);
 		/* Whoever waits for an event or a barrier sees it at once. */

@@ -748,7 +748,9 @@ static void npu_queue_trace_submit(const struct npu_dma_job *job)
 {
 	const struct npu_dma_desc *d = &job->d;
 
-	trace_npu_dma_submit(job);
+	/* A replay traces each task as it reaches it (npu_dma_graph_run()). */
+	if (d->opcode != NPU_DMA_OP_GRAPH || job->status)
+		trace_npu_dma_submit(job);
 	/* A GRAPH counts its tasks, as they are counted when completed. */
 	atomic64_add(job->last_seq - job->seq + 1, &job->q->ctx->ndev->stats.submitted);
 	dev_dbg(&job->q->ctx->ndev->dev,
