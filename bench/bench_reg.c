@@ -149,7 +149,7 @@ static void report_table(const struct reg_opts *o, int dev, bool target,
  * -j: the target row, then the library's share, or (@target false) the
  * row of an NPU that needs DMA mapping, for context.
  */
-static void report_json(const struct reg_opts *o, bool target,
+static void report_json(const struct reg_opts *o, int dev, bool target,
 			const struct reg_times *t)
 {
 	struct bench_result r = {
@@ -159,8 +159,8 @@ static void report_json(const struct reg_opts *o, bool target,
 	char metric[80];
 
 	snprintf(metric, sizeof(metric),
-		 "HostRegisterV2 %zu MiB 4K pages vs pin_user_pages_fast%s",
-		 o->len >> 20, target ? "" : ", edu");
+		 "HostRegisterV2 %zu MiB vs pin_user_pages_fast, %s", o->len >> 20,
+		 bench_backend_is(dev, "edu") ? "edu" : "sim");
 	r.metric = metric;
 	bench_result_json(&r);
 	if (!target)
@@ -183,7 +183,7 @@ static void run(const struct reg_opts *o, int dev, void *p, bool target)
 	register_rounds(dev, p, o->len, o->rounds, &t);
 	BENCH_ACL(aclrtResetDevice(dev));
 	if (o->json)
-		report_json(o, target, &t);
+		report_json(o, dev, target, &t);
 	else
 		report_table(o, dev, target, &t);
 }

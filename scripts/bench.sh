@@ -13,9 +13,11 @@
 #   -o DIR   also write DIR/bench.json (the document below), DIR/bench.txt
 #            (the table) and DIR/bench.log (everything the programs said)
 #
-# bench.json: {"date", "guest_kernel", "guest_cpus", "host_load",
-#              "seconds", "failed": [program...], "results": [line...]}
-# BENCH_HOST_LOAD (set by `make bench`): the host's load average at start.
+# bench.json: {"date", "commit", "host_cpu", "host_load", "guest_kernel",
+#              "guest_cpus", "seconds", "failed": [program...],
+#              "results": [line...]}
+# `make bench` sets BENCH_COMMIT (git describe --dirty), BENCH_HOST_CPU and
+# BENCH_HOST_LOAD (the host's load average when the run started).
 
 out=
 if [ "$1" = -o ]; then
@@ -98,10 +100,12 @@ if [ -n "$out" ]; then
 	cp "$tmp/log" "$out/bench.log"
 	{
 		printf '{\n  "date": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		printf '  "commit": "%s",\n  "host_cpu": "%s",\n' \
+			"${BENCH_COMMIT:-unknown}" "${BENCH_HOST_CPU:-unknown}"
+		printf '  "host_load": "%s",\n' "${BENCH_HOST_LOAD:-unknown}"
 		printf '  "guest_kernel": "%s",\n  "guest_cpus": %s,\n' \
 			"$(uname -r)" "$(nproc)"
-		printf '  "host_load": "%s",\n  "seconds": %s,\n' \
-			"${BENCH_HOST_LOAD:-unknown}" $(($(date +%s) - start))
+		printf '  "seconds": %s,\n' $(($(date +%s) - start))
 		printf '  "failed": ['
 		sep=
 		for p in $failed; do
