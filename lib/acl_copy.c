@@ -176,15 +176,23 @@ static int acl_xfer_submit(const struct acl_xfer *x, struct acl_ring *r,
 	if (!s)
 		pthread_mutex_lock(&r->lock);
 	while (!err && done < x->len) {
-		size_t n = acl_build_descs(d, ACL_DESC_BATCH, &t, x->len - done,
-					   max);
+		const struct npu_dma_desc *p = d;
 		uint64_t span = 0;
-		size_t i;
+		size_t n, i;
 
+		if (x->len - done <= max) {
+			/* Most copies take one descriptor: no batch to build. */
+			t.len = x->len - done;
+			p = &t;
+			n = 1;
+		} else {
+			n = acl_build_descs(d, ACL_DESC_BATCH, &t,
+					    x->len - done, max);
+		}
 		for (i = 0; i < n; i++)
-			span += d[i].len;
-		err = s ? acl_stream_put_descs(s, d, n, &f, &l) :
-			  acl_ring_submit_locked(r, d, n, &f, &l);
+			span += p[i].len;
+		err = s ? acl_stream_put_descs(s, p, n, &f, &l) :
+			  acl_ring_submit_locked(r, p, n, &f, &l);
 		if (!err && l) {
 			if (!*first)
 				*first = f;

@@ -212,18 +212,24 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 	return err ? acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT") : ACL_SUCCESS;
 }
 
-/* Has the last record completed? Never-recorded: per the event kind. */
+/*
+ * Has the last record completed? Never-recorded: per the event kind.
+ * Under e->lock the event's own reference keeps its ring alive: no
+ * reference of our own to take and drop.
+ */
 static bool acl_event_done(struct acl_event *e, bool *recorded)
 {
 	struct acl_ring *r;
 	uint64_t seq;
 	bool done;
 
-	*recorded = acl_event_record_of(e, &r, &seq);
-	if (!*recorded)
-		return e->ex;
-	done = acl_ring_completed(r) >= seq && !acl_ring_error_in(r, seq, seq);
-	acl_ring_put(r);
+	pthread_mutex_lock(&e->lock);
+	r = e->ring;
+	seq = e->seq;
+	*recorded = r != NULL;
+	done = r ? acl_ring_completed(r) >= seq &&
+		   !acl_ring_error_in(r, seq, seq) : e->ex;
+	pthread_mutex_unlock(&e->lock);
 	return done;
 }
 

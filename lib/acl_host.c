@@ -17,6 +17,21 @@
 pthread_mutex_t acl_host_lock = PTHREAD_MUTEX_INITIALIZER;
 struct acl_host_table acl_hosts;
 
+/*
+ * The region a thread found last, so that a run of copies naming the same
+ * buffer classifies it without the host lock: good while acl_hosts.gen is
+ * still @gen. @pin_dev (at its @pin_gen) is an NPU it was seen pinned on.
+ */
+struct acl_host_hit {
+	uint64_t gen;
+	uintptr_t addr;
+	uint64_t size;
+	const struct acl_device *pin_dev;
+	uint64_t pin_gen;
+};
+
+static __thread struct acl_host_hit acl_host_hit;
+
 /* Index of the first region ending after @p (binary search). */
 static size_t acl_host_lower(const struct acl_host_table *t, uintptr_t p)
 {
@@ -52,6 +67,11 @@ ssize_t acl_host_overlap(const struct acl_host_table *t, uintptr_t p,
 	return -1;
 }
 
+void acl_host_changed(struct acl_host_table *t)
+{
+	__atomic_store_n(&t->gen, t->gen + 1, __ATOMIC_RELEASE);
+}
+
 int acl_host_insert(struct acl_host_table *t, const struct acl_host_region *r)
 {
 	size_t i;
@@ -72,6 +92,7 @@ int acl_host_insert(struct acl_host_table *t, const struct acl_host_region *r)
 	memmove(&t->r[i + 1], &t->r[i], (t->n - i) * sizeof(*t->r));
 	t->r[i] = *r;
 	t->n++;
+	acl_host_changed(t);
 	return 0;
 }
 
@@ -79,12 +100,16 @@ void acl_host_remove(struct acl_host_table *t, size_t i)
 {
 	memmove(&t->r[i], &t->r[i + 1], (t->n - i - 1) * sizeof(*t->r));
 	t->n--;
+	acl_host_changed(t);
 }
 
+/* The generation survives: a hit cached before must not match again. */
 void acl_host_table_free(struct acl_host_table *t)
 {
 	free(t->r);
-	memset(t, 0, sizeof(*t));
+	t->r = NULL;
+	t->n = t->cap = 0;
+	acl_host_changed(t);
 }
 
 static bool acl_region_on(const struct acl_host_region *r,
@@ -132,20 +157,67 @@ static void acl_region_unpin(struct acl_host_region *r)
 		if (dev && acl_device_is_open(dev) && r->dev_gen[i] == dev->gen)
 			acl_ioctl(dev->fd, NPU_DMA_IOCTL_HOST_UNREGISTER, &u);
 	}
+	acl_host_changed(&acl_hosts);
+}
+
+/* The thread's last hit, if it holds [a, a + len) and is still current. */
+static const struct acl_host_hit *acl_host_hit_get(uintptr_t a, uint64_t len)
+{
+	const struct acl_host_hit *h = &acl_host_hit;
+
+	if (h->gen != __atomic_load_n(&acl_hosts.gen, __ATOMIC_ACQUIRE) ||
+	    a < h->addr || a - h->addr >= h->size ||
+	    len > h->addr + h->size - a)
+		return NULL;
+	return h;
+}
+
+/* Remember @r, pinned on @dev if not NULL (host lock held). */
+static void acl_host_hit_set(const struct acl_host_region *r,
+			     const struct acl_device *dev)
+{
+	struct acl_host_hit *h = &acl_host_hit;
+
+	h->gen = acl_hosts.gen;
+	h->addr = r->addr;
+	h->size = r->size;
+	h->pin_dev = dev;
+	h->pin_gen = dev ? dev->gen : 0;
+}
+
+bool acl_host_is_acl(const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	ssize_t i;
+
+	if (acl_host_hit_get(a, 1))
+		return true;
+	pthread_mutex_lock(&acl_host_lock);
+	i = acl_host_find(&acl_hosts, a);
+	if (i >= 0)
+		acl_host_hit_set(&acl_hosts.r[i], NULL);
+	pthread_mutex_unlock(&acl_host_lock);
+	return i >= 0;
 }
 
 bool acl_host_pinned_on(struct acl_device *dev, const void *p, uint64_t len)
 {
+	const struct acl_host_hit *h;
 	uintptr_t a = (uintptr_t)p;
 	bool pinned = false;
 	ssize_t i;
 
+	h = acl_host_hit_get(a, len);
+	if (h && h->pin_dev == dev && h->pin_gen == dev->gen)
+		return true;
 	pthread_mutex_lock(&acl_host_lock);
 	i = acl_host_find(&acl_hosts, a);
 	if (i >= 0) {
 		struct acl_host_region *r = &acl_hosts.r[i];
 
 		pinned = len <= r->addr + r->size - a && !acl_region_pin(r, dev);
+		if (pinned)
+			acl_host_hit_set(r, dev);
 	}
 	pthread_mutex_unlock(&acl_host_lock);
 	return pinned;
@@ -158,6 +230,7 @@ void acl_host_forget_device(struct acl_device *dev)
 	pthread_mutex_lock(&acl_host_lock);
 	for (i = 0; i < acl_hosts.n; i++)
 		acl_hosts.r[i].dev_mask &= ~(1ULL << dev->phys);
+	acl_host_changed(&acl_hosts);
 	pthread_mutex_unlock(&acl_host_lock);
 }
 

@@ -398,9 +398,12 @@ struct acl_host_region {
 struct acl_host_table {
 	struct acl_host_region *r;
 	size_t n, cap;
+	uint64_t gen;			/* bumped by every change; read unlocked */
 };
 
 ssize_t acl_host_find(const struct acl_host_table *t, uintptr_t p);
+/* Count a change of @t (caller locks): lookups cached before are stale. */
+void acl_host_changed(struct acl_host_table *t);
 /* Index of a region overlapping [p, p + size), or -1. */
 ssize_t acl_host_overlap(const struct acl_host_table *t, uintptr_t p,
 			 uint64_t size);
@@ -417,6 +420,8 @@ extern struct acl_host_table acl_hosts;
  * false if it is ordinary (pageable) memory.
  */
 bool acl_host_pinned_on(struct acl_device *dev, const void *p, uint64_t len);
+/* Does @p lie in an acl host region (aclrtMallocHost, registered)? */
+bool acl_host_is_acl(const void *p);
 /* Drop the registrations a closing device had. */
 void acl_host_forget_device(struct acl_device *dev);
 void acl_host_release_all(void);

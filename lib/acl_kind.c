@@ -83,15 +83,10 @@ const char *acl_kind_name(int kind)
 
 enum acl_loc acl_classify(const void *p, struct acl_device **dev)
 {
-	ssize_t i;
-
 	*dev = acl_va_find(p);
 	if (*dev)
 		return ACL_LOC_DEVICE;
-	pthread_mutex_lock(&acl_host_lock);
-	i = acl_host_find(&acl_hosts, (uintptr_t)p);
-	pthread_mutex_unlock(&acl_host_lock);
-	return i >= 0 ? ACL_LOC_HOST : ACL_LOC_UNREG;
+	return acl_host_is_acl(p) ? ACL_LOC_HOST : ACL_LOC_UNREG;
 }
 
 size_t acl_build_descs(struct npu_dma_desc *d, size_t n,

@@ -85,13 +85,15 @@ static void acl_refs_events(struct acl_stream *s, const struct acl_ref *refs,
 		e = refs[i].ev;
 		pthread_mutex_lock(&e->lock);
 		e->captured = !first;
-		if (first) {
+		/* Re-recorded on the same ring: the event keeps its reference. */
+		if (first && e->ring != s->ring) {
 			if (e->ring)
 				acl_ring_put(e->ring);
 			acl_ring_get(s->ring);
 			e->ring = s->ring;
-			e->seq = first + refs[i].idx;
 		}
+		if (first)
+			e->seq = first + refs[i].idx;
 		pthread_mutex_unlock(&e->lock);
 	}
 }
@@ -112,6 +114,9 @@ int acl_stream_put(struct acl_stream *s, const struct npu_dma_desc *d,
 	pthread_mutex_lock(&r->lock);
 	if (s->graph) {
 		err = acl_capture_append(s->graph, d, n, refs, nrefs);
+	} else if (!nrefs) {
+		/* A plain copy: no host task, no event to tell. */
+		err = acl_ring_submit_locked(r, d, n, first, last);
 	} else {
 		tasks = acl_hostq_prepare(s, refs, nrefs, r->seq + 1, &err);
 		if (!err)
@@ -120,7 +125,7 @@ int acl_stream_put(struct acl_stream *s, const struct npu_dma_desc *d,
 			acl_hostq_commit(s, tasks, r->seq);
 	}
 	pthread_mutex_unlock(&r->lock);
-	if (!err)
+	if (!err && nrefs)
 		acl_refs_events(s, refs, nrefs, *first);
 	return err;
 }
