@@ -94,6 +94,17 @@ static int npu_devmem_alloc_eager(struct npu_dma_device *ndev,
 						DMA_BIDIRECTIONAL, GFP_KERNEL);
 		if (!mem->eager[i])
 			return -ENOMEM;
+		/*
+		 * Cannot fail here, but 6.1's DMA-API debugging records the
+		 * page as a streaming mapping and reports it unchecked when
+		 * dma_free_pages() unmaps it.
+		 */
+		if (dma_mapping_error(ndev->parent, mem->dma[i])) {
+			dma_free_pages(ndev->parent, PAGE_SIZE, mem->eager[i],
+				       mem->dma[i], DMA_BIDIRECTIONAL);
+			mem->eager[i] = NULL;
+			return -ENOMEM;
+		}
 		clear_highpage(mem->eager[i]);
 	}
 	return 0;
