@@ -12,7 +12,8 @@
 #                   kmemleak; scripts/build-debug-kernel.sh builds it: long)
 #   make demo       boot the VM and run the demo: the seed's data flow through
 #                   libacl under npu-trace, npu-smi, acl-bandwidth (build/demo/)
-#   make bench      boot the VM and run the benchmark programs (bench/)
+#   make bench      boot the VM, run the benchmark programs (bench/), print one
+#                   table of results against targets, write build/bench/bench.json
 #   make deps       install build and test dependencies (Debian 12, root)
 #   make install    libacl, headers, acl.pc, tools, man pages, udev rule
 #                   (PREFIX=/usr/local, DESTDIR; Documentation/install.md)
@@ -70,7 +71,12 @@ demo: module
 		$(ROOT)/scripts/demo.sh $(ROOT)/build/demo
 
 bench: module userspace
-	@$(ROOT)/tools/npu-vm run --no-build -- $(ROOT)/scripts/bench.sh
+	@mkdir -p $(ROOT)/build/bench
+	@$(ROOT)/tools/npu-vm run --no-build --share $(ROOT)/build/bench \
+		-e BENCH_HOST_LOAD="$$(cut -d' ' -f1-3 /proc/loadavg)" \
+		-e BENCH_HOST_CPU="$$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)" \
+		-e BENCH_COMMIT="$$(git -C $(ROOT) describe --always --dirty 2>/dev/null)" -- \
+		$(ROOT)/scripts/bench.sh -o $(ROOT)/build/bench
 
 # Installs build only what they install (lib, tools), not the tests.
 INSTALL_DIRS := lib tools man packaging
