@@ -14,6 +14,8 @@
 #                   libacl under npu-trace, npu-smi, acl-bandwidth (build/demo/)
 #   make bench      boot the VM, run the benchmark programs (bench/), print one
 #                   table of results against targets, write build/bench/bench.json
+#   make soak       boot the VM and run tests/soak/npu-soak for SOAK_SECONDS
+#                   (default 300; more options in SOAK_ARGS): not in CI
 #   make deps       install build and test dependencies (Debian 12, root)
 #   make install    libacl, headers, acl.pc, tools, man pages, udev rule
 #                   (PREFIX=/usr/local, DESTDIR; Documentation/install.md)
@@ -46,6 +48,7 @@ userspace: deps
 	@$(MAKE) -s -C bench
 	@$(MAKE) -s -C tests/unit
 	@$(MAKE) -s -C tests/vm
+	@$(MAKE) -s -C tests/soak
 
 unit: userspace
 	@$(ROOT)/scripts/run-checks.sh unit tests/unit
@@ -56,11 +59,13 @@ vmcheck: module userspace
 check: lint unit vmcheck
 	@$(ROOT)/scripts/run-checks.sh summary
 
+# KASAN and lockdep make the guest several times slower: Check's
+# per-test timeouts are stretched too (t_acl_core's 120 s ran out).
 check-debug: userspace
 	@$(ROOT)/scripts/build-debug-kernel.sh
 	@$(ROOT)/scripts/build-debug-kernel.sh module
 	@$(ROOT)/tools/npu-vm run --no-build --debug-kernel --timeout 10800 \
-		-e NPU_TEST_TIMEOUT=3600 -- \
+		-e NPU_TEST_TIMEOUT=3600 -e CK_TIMEOUT_MULTIPLIER=5 -- \
 		$(ROOT)/scripts/build-debug-kernel.sh guest-check
 
 demo: module
@@ -77,6 +82,11 @@ bench: module userspace
 		-e BENCH_HOST_CPU="$$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)" \
 		-e BENCH_COMMIT="$$(git -C $(ROOT) describe --always --dirty 2>/dev/null)" -- \
 		$(ROOT)/scripts/bench.sh -o $(ROOT)/build/bench
+
+SOAK_SECONDS ?= 300
+soak: module userspace
+	@$(ROOT)/tools/npu-vm run --no-build --timeout $$(( $(SOAK_SECONDS) + 900 )) -- \
+		$(ROOT)/tests/soak/npu-soak -v -t $(SOAK_SECONDS) $(SOAK_ARGS)
 
 # Installs build only what they install (lib, tools), not the tests.
 INSTALL_DIRS := lib tools man packaging
@@ -103,11 +113,12 @@ clean:
 	-@$(MAKE) -s -C $(KDIR) M=$(ROOT)/kernel clean 2>/dev/null
 	@$(MAKE) -s -C tests/unit clean
 	@$(MAKE) -s -C tests/vm clean
+	@$(MAKE) -s -C tests/soak clean
 	@$(MAKE) -s -C lib clean
 	@$(MAKE) -s -C tools clean
 	@$(MAKE) -s -C bench clean
 	@rm -rf build
 
-.PHONY: all deps module lint userspace unit vmcheck check check-debug demo bench clean \
-	install uninstall modules_install dkms-source dkms-install dkms-uninstall \
+.PHONY: all deps module lint userspace unit vmcheck check check-debug demo bench soak \
+	clean install uninstall modules_install dkms-source dkms-install dkms-uninstall \
 	dkms-check
