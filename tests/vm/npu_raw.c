@@ -10,6 +10,7 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "npu_raw.h"
@@ -124,13 +125,21 @@ void npu_raw_queue_destroy(struct npu_raw_queue *q)
 	close(q->efd);
 }
 
+uint64_t npu_raw_push_n(struct npu_raw_queue *q, const struct npu_dma_desc *d,
+			uint32_t n)
+{
+	uint32_t tail = q->ctrl->sq_tail, i;
+
+	for (i = 0; i < n; i++)
+		q->ring[(tail + i) & (q->entries - 1)] = d[i];
+	__atomic_store_n(&q->ctrl->sq_tail, tail + n, __ATOMIC_RELEASE);
+	q->seq += n;
+	return q->seq;
+}
+
 uint64_t npu_raw_push(struct npu_raw_queue *q, const struct npu_dma_desc *d)
 {
-	uint32_t tail = q->ctrl->sq_tail;
-
-	q->ring[tail & (q->entries - 1)] = *d;
-	__atomic_store_n(&q->ctrl->sq_tail, tail + 1, __ATOMIC_RELEASE);
-	return ++q->seq;
+	return npu_raw_push_n(q, d, 1);
 }
 
 int npu_raw_submit(struct npu_raw_queue *q)
@@ -163,6 +172,28 @@ int npu_raw_wait(struct npu_raw_queue *q, uint64_t seq, int timeout_ms)
 			return -errno;
 	}
 	return 0;
+}
+
+uint64_t npu_raw_wait_barrier(struct npu_raw_queue *q, int timeout_ms)
+{
+	struct timespec five_ms = { 0, 5000000L };
+	int i;
+
+	for (i = 0; i <= timeout_ms / 5; i++) {
+		uint64_t b = __atomic_load_n(&q->ctrl->barrier_seq, __ATOMIC_ACQUIRE);
+
+		if (b)
+			return b;
+		nanosleep(&five_ms, NULL);
+	}
+	return 0;
+}
+
+int npu_raw_release(struct npu_raw_queue *q, uint64_t seq)
+{
+	struct npu_dma_barrier_release r = { .queue_id = q->id, .seq = seq };
+
+	return npu_raw_ioctl(q->fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &r);
 }
 
 int npu_raw_run(struct npu_raw_queue *q, const struct npu_dma_desc *d)

@@ -37,6 +37,13 @@ void npu_raw_queue_destroy(struct npu_raw_queue *q);
 /* Write one descriptor at the tail; return its sequence number. */
 uint64_t npu_raw_push(struct npu_raw_queue *q, const struct npu_dma_desc *d);
 /*
+ * Write @n descriptors and publish them with one tail store, so a busy
+ * queue's worker takes them all at once (a batch must arrive whole);
+ * return the last one's sequence number.
+ */
+uint64_t npu_raw_push_n(struct npu_raw_queue *q, const struct npu_dma_desc *d,
+			uint32_t n);
+/*
  * Ring the doorbell (always, even when NEED_WAKEUP is clear). Return: the
  * descriptors published since the last call, all consumed by now (by this
  * doorbell or by the busy queue's worker), or -errno.
@@ -44,6 +51,13 @@ uint64_t npu_raw_push(struct npu_raw_queue *q, const struct npu_dma_desc *d);
 int npu_raw_submit(struct npu_raw_queue *q);
 /* Wait (eventfd + poll, timeout_ms) until seq completed: 0 or -ETIMEDOUT. */
 int npu_raw_wait(struct npu_raw_queue *q, uint64_t seq, int timeout_ms);
+/*
+ * Wait (polling, timeout_ms) until the queue is parked at a HOST_BARRIER:
+ * its sequence number, or 0 on timeout.
+ */
+uint64_t npu_raw_wait_barrier(struct npu_raw_queue *q, int timeout_ms);
+/* BARRIER_RELEASE of the barrier with sequence number seq: 0 or -errno. */
+int npu_raw_release(struct npu_raw_queue *q, uint64_t seq);
 /* Push, submit and wait for one descriptor; return its error (0 if fine). */
 int npu_raw_run(struct npu_raw_queue *q, const struct npu_dma_desc *d);
 

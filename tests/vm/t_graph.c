@@ -75,12 +75,14 @@ static int g_destroy(int fd, uint32_t id)
 	return npu_raw_ioctl(fd, NPU_DMA_IOCTL_GRAPH_DESTROY, &d);
 }
 
-static struct npu_dma_desc g_replay(uint32_t id, uint32_t count)
+/* Push a GRAPH descriptor naming @id with task count @count, ring. */
+static void g_replay(struct npu_raw_queue *q, uint32_t id, uint32_t count)
 {
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_GRAPH, .value = id,
 				  .len = count };
 
-	return d;
+	npu_raw_push(q, &d);
+	ck_assert_int_eq(npu_raw_submit(q), 1);
 }
 
 static uint64_t completed(struct npu_raw_queue *q)
@@ -107,7 +109,7 @@ static uint32_t g_pipeline(struct g_npu *n, struct npu_dma_desc *d)
 /* 200 replays, each with new input and fill value, each checked. */
 START_TEST(test_replay_moves_the_bytes)
 {
-	struct npu_dma_desc d[5], r;
+	struct npu_dma_desc d[5];
 	struct npu_dma_info info;
 	struct npu_dma_event_slot *ev;
 	struct g_npu n;
@@ -129,9 +131,7 @@ START_TEST(test_replay_moves_the_bytes)
 		t_pattern_fill(n.host, CHUNK, i);
 		/* The fill value is fixed in the graph (0): check it is. */
 		memset(n.host + 4 * CHUNK, 0xee, 2 * CHUNK);
-		r = g_replay(id, count);
-		npu_raw_push(&n.q, &r);
-		ck_assert_int_eq(npu_raw_submit(&n.q), 1);
+		g_replay(&n.q, id, count);
 		/* A replay takes a sequence number per task. */
 		seq = (uint64_t)i * count + 1;
 		ck_assert_int_eq(npu_raw_wait(&n.q, seq + count - 1, 20000), 0);
@@ -148,9 +148,7 @@ START_TEST(test_replay_moves_the_bytes)
 	ck_assert_int_eq(g_destroy(n.fd, id), 0);
 	ck_assert_int_eq(g_destroy(n.fd, id), -ENOENT);
 	/* Replaying a destroyed graph fails at its doorbell position. */
-	r = g_replay(id, count);
-	npu_raw_push(&n.q, &r);
-	ck_assert_int_eq(npu_raw_submit(&n.q), 1);
+	g_replay(&n.q, id, count);
 	ck_assert_int_eq(npu_raw_wait(&n.q, n.q.ctrl->submitted_seq, 20000), 0);
 	ck_assert_uint_eq(n.q.ctrl->error_count, 1);
 	ck_assert_int_eq(n.q.ctrl->last_error, -ENOENT);
@@ -215,15 +213,13 @@ END_TEST
  * still takes @len sequence numbers (user space counted them). */
 START_TEST(test_wrong_count)
 {
-	struct npu_dma_desc d[4] = { { 0 } }, r;
+	struct npu_dma_desc d[4] = { { 0 } };
 	struct g_npu n;
 	uint32_t id;
 
 	g_open(&n);
 	ck_assert_int_eq(g_create(n.fd, d, 4, &id, NULL), 0);
-	r = g_replay(id, 3);
-	npu_raw_push(&n.q, &r);
-	ck_assert_int_eq(npu_raw_submit(&n.q), 1);
+	g_replay(&n.q, id, 3);
 	ck_assert_int_eq(npu_raw_wait(&n.q, 3, 20000), 0);
 	ck_assert_uint_eq(n.q.ctrl->submitted_seq, 3);
 	ck_assert_int_eq(n.q.ctrl->error, -EINVAL);
@@ -238,10 +234,9 @@ END_TEST
  */
 START_TEST(test_barrier_inside)
 {
-	struct npu_dma_desc d[4], r;
+	struct npu_dma_desc d[4];
 	struct g_npu n;
 	uint32_t id;
-	int i;
 
 	g_open(&n);
 	t_pattern_fill(n.host, CHUNK, 5);
@@ -251,20 +246,12 @@ START_TEST(test_barrier_inside)
 			    NPU_DMA_DESC_F_DST_HOST);
 	d[3] = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_NOP };
 	ck_assert_int_eq(g_create(n.fd, d, 4, &id, NULL), 0);
-	r = g_replay(id, 4);
-	npu_raw_push(&n.q, &r);
-	ck_assert_int_eq(npu_raw_submit(&n.q), 1);
-	for (i = 0; i < 2000 && !n.q.ctrl->barrier_seq; i++)
-		usleep(5000);
-	ck_assert_uint_eq(n.q.ctrl->barrier_seq, 2);
+	g_replay(&n.q, id, 4);
+	ck_assert_uint_eq(npu_raw_wait_barrier(&n.q, 10000), 2);
 	ck_assert_uint_eq(completed(&n.q), 1);
 	usleep(50000);
 	ck_assert_uint_eq(completed(&n.q), 1);	/* held */
-	{
-		struct npu_dma_barrier_release rel = { .queue_id = n.q.id, .seq = 2 };
-
-		ck_assert_int_eq(npu_raw_ioctl(n.fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &rel), 0);
-	}
+	ck_assert_int_eq(npu_raw_release(&n.q, 2), 0);
 	ck_assert_int_eq(npu_raw_wait(&n.q, 4, 20000), 0);
 	ck_assert_uint_eq(n.q.ctrl->barrier_seq, 0);
 	ck_assert(!memcmp(n.host + CHUNK, n.host, CHUNK));
@@ -275,12 +262,11 @@ END_TEST
 /* A WAIT task holds the replay until the other queue gets there. */
 START_TEST(test_wait_inside)
 {
-	struct npu_dma_desc d[2], r, b = { .opcode = NPU_DMA_OP_HOST_BARRIER };
+	struct npu_dma_desc d[2], b = { .opcode = NPU_DMA_OP_HOST_BARRIER };
 	struct npu_raw_queue other;
 	struct g_npu n;
 	uint64_t bseq;
 	uint32_t id;
-	int i;
 
 	g_open(&n);
 	ck_assert_int_eq(npu_raw_queue_create(n.fd, 16, &other), 0);
@@ -290,18 +276,11 @@ START_TEST(test_wait_inside)
 				      .wait_queue = other.id, .value = bseq };
 	d[1] = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_NOP };
 	ck_assert_int_eq(g_create(n.fd, d, 2, &id, NULL), 0);
-	r = g_replay(id, 2);
-	npu_raw_push(&n.q, &r);
-	ck_assert_int_eq(npu_raw_submit(&n.q), 1);
+	g_replay(&n.q, id, 2);
 	usleep(100000);
 	ck_assert_uint_eq(completed(&n.q), 0);
-	for (i = 0; i < 2000 && !other.ctrl->barrier_seq; i++)
-		usleep(5000);
-	{
-		struct npu_dma_barrier_release rel = { .queue_id = other.id, .seq = bseq };
-
-		ck_assert_int_eq(npu_raw_ioctl(n.fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &rel), 0);
-	}
+	ck_assert_uint_eq(npu_raw_wait_barrier(&other, 10000), bseq);
+	ck_assert_int_eq(npu_raw_release(&other, bseq), 0);
 	ck_assert_int_eq(npu_raw_wait(&n.q, 2, 20000), 0);
 	ck_assert_uint_eq(n.q.ctrl->error_count, 0);
 	npu_raw_queue_destroy(&other);
@@ -316,7 +295,7 @@ END_TEST
  */
 START_TEST(test_freed_buffer)
 {
-	struct npu_dma_desc d[3], r;
+	struct npu_dma_desc d[3];
 	struct npu_dma_info before, during, after;
 	uint64_t extra;
 	struct g_npu n;
@@ -334,9 +313,7 @@ START_TEST(test_freed_buffer)
 	ck_assert_int_eq(npu_raw_free(n.fd, extra), 0);
 	ck_assert_int_eq(npu_raw_info(n.fd, &during), 0);
 	ck_assert_uint_eq(during.mem_free, before.mem_free);	/* still held */
-	r = g_replay(id, 3);
-	npu_raw_push(&n.q, &r);
-	ck_assert_int_eq(npu_raw_submit(&n.q), 1);
+	g_replay(&n.q, id, 3);
 	ck_assert_int_eq(npu_raw_wait(&n.q, 3, 20000), 0);
 	ck_assert_uint_eq(n.q.ctrl->error_count, 1);
 	ck_assert_int_eq(n.q.ctrl->error, -EFAULT);
@@ -379,7 +356,7 @@ END_TEST
 /* One graph replayed on two queues at once, 50 times each. */
 START_TEST(test_two_queues)
 {
-	struct npu_dma_desc d[5], r;
+	struct npu_dma_desc d[5];
 	struct npu_raw_queue q2;
 	struct g_npu n;
 	uint32_t id, count;
@@ -390,12 +367,9 @@ START_TEST(test_two_queues)
 	t_pattern_fill(n.host, CHUNK, 3);
 	count = g_pipeline(&n, d);
 	ck_assert_int_eq(g_create(n.fd, d, count, &id, NULL), 0);
-	r = g_replay(id, count);
 	for (i = 0; i < 50; i++) {
-		npu_raw_push(&n.q, &r);
-		npu_raw_push(&q2, &r);
-		ck_assert_int_eq(npu_raw_submit(&n.q), 1);
-		ck_assert_int_eq(npu_raw_submit(&q2), 1);
+		g_replay(&n.q, id, count);
+		g_replay(&q2, id, count);
 		if (i % 10 == 9) {
 			ck_assert_int_eq(npu_raw_wait(&n.q, (i + 1) * count, 20000), 0);
 			ck_assert_int_eq(npu_raw_wait(&q2, (i + 1) * count, 20000), 0);

@@ -89,24 +89,10 @@ static void sleep_ms(int ms)
 /* Wait until the queue is parked at a barrier; return its seq. */
 static uint64_t wait_barrier(struct npu_raw_queue *q)
 {
-	int i;
+	uint64_t b = npu_raw_wait_barrier(q, 10000);
 
-	for (i = 0; i < 2000; i++) {
-		uint64_t b = __atomic_load_n(&q->ctrl->barrier_seq, __ATOMIC_ACQUIRE);
-
-		if (b)
-			return b;
-		sleep_ms(5);
-	}
-	ck_abort_msg("queue %u never reached its barrier", q->id);
-	return 0;
-}
-
-static int release(struct npu_raw_queue *q, uint64_t seq)
-{
-	struct npu_dma_barrier_release r = { .queue_id = q->id, .seq = seq };
-
-	return npu_raw_ioctl(q->fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &r);
+	ck_assert_msg(b, "queue %u never reached its barrier", q->id);
+	return b;
 }
 
 static const struct npu_dma_desc barrier = { .opcode = NPU_DMA_OP_HOST_BARRIER };
@@ -134,15 +120,15 @@ START_TEST(test_host_barrier_holds_the_queue)
 	sleep_ms(100);
 	ck_assert_uint_eq(completed(&s.q), b - 1);
 	ck_assert_uint_eq(s.host[4096], 0);
-	ck_assert_int_eq(release(&s.q, b + 1), -EINVAL);
+	ck_assert_int_eq(npu_raw_release(&s.q, b + 1), -EINVAL);
 
-	ck_assert_int_eq(release(&s.q, b), 0);
+	ck_assert_int_eq(npu_raw_release(&s.q, b), 0);
 	ck_assert_int_eq(npu_raw_wait(&s.q, last, 20000), 0);
 	ck_assert_uint_eq(s.host[4096], 0x11);
 	ck_assert_uint_eq(s.q.ctrl->barrier_seq, 0);
 	ck_assert_uint_eq(s.q.ctrl->error_count, 0);
 	/* Released once: a second release of the same barrier is refused. */
-	ck_assert_int_eq(release(&s.q, b), -EINVAL);
+	ck_assert_int_eq(npu_raw_release(&s.q, b), -EINVAL);
 	side_close(&s);
 }
 END_TEST
@@ -184,7 +170,7 @@ static void cross_queue_wait(int na, int nb)
 	ck_assert_uint_eq(wait_barrier(&a.q), ba);
 	sleep_ms(100);
 	ck_assert_uint_lt(completed(&b.q), wseq);
-	ck_assert_int_eq(release(&a.q, ba), 0);
+	ck_assert_int_eq(npu_raw_release(&a.q, ba), 0);
 	ck_assert_int_eq(npu_raw_wait(&b.q, last_b, 60000), 0);
 	ck_assert_uint_eq(b.q.ctrl->error_count, 0);
 	ck_assert_uint_eq(completed(&a.q), copy_a);
@@ -296,10 +282,7 @@ END_TEST
 START_TEST(test_batches_back_to_back)
 {
 	int npu = npu_of(NPU_DMA_BACKEND_SIM, 0);
-	struct npu_dma_desc begin = { .opcode = NPU_DMA_OP_BATCH_BEGIN };
-	struct npu_dma_desc end = { .opcode = NPU_DMA_OP_BATCH_END };
-	struct npu_dma_desc fill = { .opcode = NPU_DMA_OP_FILL, .fill_size = 4,
-				     .len = 256 };
+	struct npu_dma_desc b[5] = { { .opcode = NPU_DMA_OP_BATCH_BEGIN } };
 	struct npu_raw_queue q;
 	uint64_t last = 0;
 	struct side s;
@@ -307,14 +290,15 @@ START_TEST(test_batches_back_to_back)
 
 	side_open(&s, npu < 0 ? nr_npus - 1 : npu);
 	ck_assert_int_eq(npu_raw_queue_create(s.fd, 64, &q), 0);
+	b[4].opcode = NPU_DMA_OP_BATCH_END;
 	for (i = 0; i < 400; i++) {
-		npu_raw_push(&q, &begin);
-		for (j = 0; j < 3; j++) {
-			fill.dst = s.dev + j * 256;
-			fill.value = i;
-			npu_raw_push(&q, &fill);
-		}
-		last = npu_raw_push(&q, &end);
+		for (j = 1; j <= 3; j++)
+			b[j] = (struct npu_dma_desc){
+				.opcode = NPU_DMA_OP_FILL, .fill_size = 4,
+				.dst = s.dev + j * 256, .len = 256, .value = i,
+			};
+		/* Published whole: the busy worker may pull it before the doorbell. */
+		last = npu_raw_push_n(&q, b, 5);
 		ck_assert_int_eq(npu_raw_submit(&q), 5);
 		/* Twelve batches fill 60 of the 64 slots. */
 		if (i % 12 == 11)
@@ -372,7 +356,7 @@ START_TEST(test_eventfd_signalled)
 	ck_assert_int_eq(read(s.q.efd, &v, sizeof(v)), sizeof(v));
 	ck_assert_int_eq(poll(&p, 1, 50), 0);
 	ck_assert_uint_eq(completed(&s.q), b - 1);
-	ck_assert_int_eq(release(&s.q, b), 0);
+	ck_assert_int_eq(npu_raw_release(&s.q, b), 0);
 	ck_assert_int_eq(poll(&p, 1, 20000), 1);
 	ck_assert_int_eq(read(s.q.efd, &v, sizeof(v)), sizeof(v));
 	ck_assert_uint_ge(v, 1);
@@ -465,7 +449,7 @@ START_TEST(test_need_wakeup_protocol)
 		last = npu_raw_push(&s.q, &nop);
 	sleep_ms(50);
 	ck_assert_uint_eq(s.q.ctrl->sq_head, 1);	/* not before the barrier */
-	ck_assert_int_eq(release(&s.q, b), 0);
+	ck_assert_int_eq(npu_raw_release(&s.q, b), 0);
 	/* No doorbell for the ten: the worker pulls them itself. */
 	ck_assert_int_eq(npu_raw_wait(&s.q, last, 20000), 0);
 	ck_assert_uint_eq(s.q.ctrl->sq_head, 11);
