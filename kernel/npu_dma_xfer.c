@@ -38,7 +38,10 @@ static int npu_xfer_seg(struct npu_dma_job *job, struct npu_dma_side *side,
 
 /*
  * A peer NPU's memory is mapped for its own engine; an engine that DMAs
- * maps the piece for itself, as a PCIe peer-to-peer transfer would.
+ * maps the piece for itself, as a PCIe peer-to-peer transfer would. The
+ * page stays mapped by its owner, so the second mapping skips the CPU
+ * sync (the DMA API debug code rejects overlapping synced mappings) and
+ * the engine syncs the bytes it moves itself, as it does for host pages.
  */
 static bool npu_xfer_peer(struct npu_dma_job *job, struct npu_dma_side *side)
 {
@@ -56,7 +59,8 @@ static int npu_xfer_map_peer(struct npu_dma_job *job, struct npu_dma_side *side,
 
 	if (!npu_xfer_peer(job, side))
 		return 0;
-	seg->dma = dma_map_page(dev, seg->page, seg->offset, n, dir);
+	seg->dma = dma_map_page_attrs(dev, seg->page, seg->offset, n, dir,
+				      DMA_ATTR_SKIP_CPU_SYNC);
 	return dma_mapping_error(dev, seg->dma) ? -EIO : 0;
 }
 
@@ -65,7 +69,8 @@ static void npu_xfer_unmap_peer(struct npu_dma_job *job, struct npu_dma_side *si
 				enum dma_data_direction dir)
 {
 	if (npu_xfer_peer(job, side))
-		dma_unmap_page(job->q->ctx->ndev->parent, seg->dma, n, dir);
+		dma_unmap_page_attrs(job->q->ctx->ndev->parent, seg->dma, n, dir,
+				     DMA_ATTR_SKIP_CPU_SYNC);
 }
 
 /* One piece, within a page on both sides. */
