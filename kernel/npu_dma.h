@@ -83,11 +83,16 @@ struct npu_dma_stats {
  * @chan_busy: which channel each holder of @channels uses (for tracing
  *	and the timeline: a track per channel)
  * @ctx_lock: Protects @contexts
- * @contexts: open files (struct npu_dma_ctx.node), for teardown on removal
+ * @contexts: open files (struct npu_dma_ctx.node), for teardown on removal;
+ *	added and removed under @gone_lock (read) and @ctx_lock, so holding
+ *	@gone_lock for write also keeps the list still
  * @gone_lock: Protects @gone; held for read around every use of @ops
  *	from a file operation, for write while the engine goes away
  * @gone: set once the engine has been removed; file operations then
  *	fail with -ENODEV
+ * @dma_pages_lock: Protects @dma_pages and the use counts in it
+ * @dma_pages: host pages mapped for the engine, by pfn: one shared
+ *	mapping per page (npu_dma_pagemap.c)
  * @stats: counters shown in debugfs
  * @debugfs: its directory under /sys/kernel/debug/npu_dma
  */
@@ -113,6 +118,9 @@ struct npu_dma_device {
 
 	struct rw_semaphore gone_lock;
 	bool gone;
+
+	struct mutex dma_pages_lock;
+	struct xarray dma_pages;
 
 	struct npu_dma_stats stats;
 	struct dentry *debugfs;
@@ -236,6 +244,11 @@ void npu_dma_range_drain(struct npu_dma_ctx *ctx, struct rb_root *root,
 			 void (*put)(struct npu_dma_range *range));
 
 /* npu_dma_mem.c: device memory */
+int npu_dma_pages_map(struct npu_dma_device *ndev, struct page **pages,
+		      dma_addr_t *dma, unsigned long n);
+void npu_dma_pages_unmap(struct npu_dma_device *ndev, struct page **pages,
+			 unsigned long n);
+
 int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy);
 void npu_dma_devmem_fini(struct npu_dma_device *ndev);
 u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev);

@@ -93,11 +93,17 @@ static int npu_dma_release(struct inode *inode, struct file *file)
 {
 	struct npu_dma_ctx *ctx = file->private_data;
 	struct npu_dma_device *ndev = ctx->ndev;
-	npu_dma_ctx_teardown(ctx);
 
+	/*
+	 * gone_lock keeps device removal (which tears contexts down without
+	 * ctx_lock) from seeing this context half torn down or unlinked.
+	 */
+	down_read(&ndev->gone_lock);
+	npu_dma_ctx_teardown(ctx);
 	mutex_lock(&ndev->ctx_lock);
 	list_del(&ctx->node);
 	mutex_unlock(&ndev->ctx_lock);
+	up_read(&ndev->gone_lock);
 
 	xa_destroy(&ctx->queues);
 	xa_destroy(&ctx->graphs);

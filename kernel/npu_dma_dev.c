@@ -68,6 +68,9 @@ static void npu_dma_dev_release(struct device *dev)
 {
 	struct npu_dma_device *ndev = to_npu_dma_device(dev);
 
+	/* Every pin holds the device, so its mappings are gone by now. */
+	WARN_ON(!xa_empty(&ndev->dma_pages));
+	xa_destroy(&ndev->dma_pages);
 	ida_free(&npu_dma_ida, ndev->index);
 	put_device(ndev->parent);
 	kfree(ndev);
@@ -111,6 +114,8 @@ struct npu_dma_device *npu_dma_device_create(struct device *parent,
 	init_rwsem(&ndev->gone_lock);
 	mutex_init(&ndev->ctx_lock);
 	INIT_LIST_HEAD(&ndev->contexts);
+	mutex_init(&ndev->dma_pages_lock);
+	xa_init(&ndev->dma_pages);
 
 	device_initialize(&ndev->dev);
 	ndev->dev.class = &npu_dma_class;
@@ -182,12 +187,16 @@ void npu_dma_device_remove(struct npu_dma_device *ndev)
 		npu_dma_queue_abort_all(ctx);
 	mutex_unlock(&ndev->ctx_lock);
 
+	/*
+	 * Contexts join and leave the list only under gone_lock (read), so
+	 * holding it for write keeps the list still without ctx_lock. Tearing
+	 * down under ctx_lock would invert the order of a submission, which
+	 * takes a queue's submit_lock and then a peer NPU's ctx_lock.
+	 */
 	down_write(&ndev->gone_lock);
 	ndev->gone = true;
-	mutex_lock(&ndev->ctx_lock);
 	list_for_each_entry(ctx, &ndev->contexts, node)
 		npu_dma_ctx_teardown(ctx);
-	mutex_unlock(&ndev->ctx_lock);
 	npu_dma_devmem_fini(ndev);
 	ndev->engine = NULL;
 	up_write(&ndev->gone_lock);

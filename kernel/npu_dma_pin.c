@@ -6,7 +6,8 @@
  * pin_user_pages_fast(FOLL_LONGTERM, FOLL_WRITE unless read-only),
  * charged to the opener's locked_vm against RLIMIT_MEMLOCK (by
  * account_locked_vm(), which lets CAP_IPC_LOCK through), and DMA-mapped
- * page by page for engines that need bus addresses. A pageable buffer
+ * page by page for engines that need bus addresses (one mapping per page
+ * and NPU, shared by every pin of it: npu_dma_pagemap.c). A pageable buffer
  * named by one descriptor is pinned the same way, without FOLL_LONGTERM
  * or accounting (like direct I/O), and released when that copy retires.
  *
@@ -30,22 +31,13 @@
 #define NPU_DMA_MAX_PIN_PAGES	(1UL << 22)	/* 16 GiB of 4 KiB pages */
 #define NPU_DMA_PIN_BATCH	512
 
-static void npu_region_unmap(struct npu_dma_region *r, unsigned long n)
-{
-	unsigned long i;
-
-	for (i = 0; i < n; i++)
-		dma_unmap_page(r->ndev->parent, r->dma[i], PAGE_SIZE,
-			       DMA_BIDIRECTIONAL);
-}
-
 static void npu_region_free(struct npu_dma_region *r)
 {
 	trace_npu_dma_unpin(r->ndev->index, r->range.start, r->range.size,
 			    r->nr_pages, r->accounted);
 	atomic64_inc(&r->ndev->stats.unpins);
 	if (r->dma) {
-		npu_region_unmap(r, r->nr_pages);
+		npu_dma_pages_unmap(r->ndev, r->pages, r->nr_pages);
 		kvfree(r->dma);
 	}
 	unpin_user_pages_dirty_lock(r->pages, r->nr_pages, r->writable);
@@ -146,15 +138,10 @@ static int npu_region_map(struct npu_dma_region *r)
 	r->dma = kvmalloc_array(r->nr_pages, sizeof(*r->dma), GFP_KERNEL);
 	if (!r->dma)
 		return -ENOMEM;
-	for (i = 0; i < r->nr_pages; i++) {
-		r->dma[i] = dma_map_page(dev, r->pages[i], 0, PAGE_SIZE,
-					 DMA_BIDIRECTIONAL);
-		if (dma_mapping_error(dev, r->dma[i])) {
-			npu_region_unmap(r, i);
-			kvfree(r->dma);
-			r->dma = NULL;
-			return -ENOMEM;
-		}
+	if (npu_dma_pages_map(r->ndev, r->pages, r->dma, r->nr_pages)) {
+		kvfree(r->dma);
+		r->dma = NULL;
+		return -ENOMEM;
 	}
 	return 0;
 }

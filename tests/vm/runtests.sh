@@ -43,7 +43,9 @@ for t in $tests; do
 	124) verdict="FAIL (timeout after $TIMEOUT s)" ;;
 	*) verdict="FAIL (exit $rc)" ;;
 	esac
-	splats=$(dmesg | sed -n "/$mark/,\$p" | grep -E "$SPLAT")
+	# With the lines before each match: a stack dump's header says
+	# what it is even when only one of its frames matched.
+	splats=$(dmesg | sed -n "/$mark/,\$p" | grep -E -B4 "$SPLAT")
 	if [ -n "$splats" ]; then
 		echo "$splats"
 		verdict="FAIL (kernel log)"
