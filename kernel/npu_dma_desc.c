@@ -14,7 +14,9 @@
  * any of its open files there; the queue's own engine then moves it.
  */
 
+#include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
 
 #include "npu_dma_queue.h"
 
@@ -122,15 +124,55 @@ static bool npu_desc_own_memory(struct npu_dma_device *ndev, u64 addr)
 	return addr >= ndev->mem_base && addr - ndev->mem_base < ndev->mem_size;
 }
 
-/* Resolve one side to an object of the context, taking a reference. */
-static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_dma_side *side,
-			    u64 addr, u64 extent, bool host, bool pageable,
-			    bool write)
+/*
+ * Members of a batch are resolved in one pass: ctx->lock is held across
+ * the members that name the context's own memory (dropped for a pageable
+ * or peer side, and now and then for others waiting for it), and the
+ * range the previous member found on a side is tried first. A member
+ * that falls in it shares the reference the earlier one took: the tree
+ * cannot have changed while the lock was held.
+ */
+#define NPU_DESC_BATCH_LOCK_MAX	256	/* members per hold of ctx->lock */
+
+struct npu_desc_cache {
+	struct npu_dma_ctx *ctx;
+	bool locked;
+	struct npu_dma_range *last[2];	/* source, destination */
+	bool last_host[2];
+};
+
+static void npu_desc_cache_unlock(struct npu_desc_cache *c)
+{
+	if (c && c->locked) {
+		mutex_unlock(&c->ctx->lock);
+		c->locked = false;
+		c->last[0] = NULL;
+		c->last[1] = NULL;
+	}
+}
+
+static bool npu_desc_cache_hit(struct npu_desc_cache *c, bool write, bool host,
+			       u64 addr, u64 extent)
+{
+	struct npu_dma_range *r = c->last[write];
+
+	return r && c->last_host[write] == host && addr >= r->start &&
+	       extent <= r->size && addr - r->start <= r->size - extent;
+}
+
+/*
+ * Resolve one side to an object of the context, taking a reference (or,
+ * with @c, sharing one found for the previous member).
+ */
+static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
+			    struct npu_dma_side *side, u64 addr, u64 extent,
+			    bool host, bool pageable, bool write)
 {
 	struct npu_dma_region *pin;
 	struct npu_dma_range *r;
 
 	if (pageable) {
+		npu_desc_cache_unlock(c);
 		pin = npu_dma_pin_transient(ctx, addr, extent, write);
 		if (IS_ERR(pin))
 			return PTR_ERR(pin);
@@ -138,10 +180,19 @@ static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_dma_side *side,
 		side->obj = &pin->range;
 		return 0;
 	}
-	if (!host && !npu_desc_own_memory(ctx->ndev, addr))
+	if (!host && !npu_desc_own_memory(ctx->ndev, addr)) {
+		npu_desc_cache_unlock(c);
 		return npu_desc_resolve_peer(ctx, side, addr, extent);
+	}
 
-	mutex_lock(&ctx->lock);
+	side->kind = host ? NPU_DMA_SIDE_HOST : NPU_DMA_SIDE_DEV;
+	if (c && npu_desc_cache_hit(c, write, host, addr, extent)) {
+		side->obj = c->last[write];
+		side->shared = true;
+		return 0;
+	}
+	if (!c || !c->locked)
+		mutex_lock(&ctx->lock);
 	r = npu_dma_range_find(host ? &ctx->host_tree : &ctx->mem_tree, addr,
 			       extent);
 	if (r && host && write &&
@@ -149,15 +200,23 @@ static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_dma_side *side,
 		r = NULL;	/* registered read-only */
 	if (r)
 		kref_get(&r->ref);
-	mutex_unlock(&ctx->lock);
-	if (!r)
+	if (c) {
+		c->locked = true;
+		c->last[write] = r;
+		c->last_host[write] = host;
+	} else {
+		mutex_unlock(&ctx->lock);
+	}
+	if (!r) {
+		side->kind = NPU_DMA_SIDE_NONE;
 		return -EFAULT;
-	side->kind = host ? NPU_DMA_SIDE_HOST : NPU_DMA_SIDE_DEV;
+	}
 	side->obj = r;
 	return 0;
 }
 
-static int npu_desc_prepare_copy(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
+static int npu_desc_prepare_copy(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
+				 struct npu_dma_job *job)
 {
 	const struct npu_dma_desc *d = &job->d;
 	u64 sext, dext;
@@ -169,17 +228,18 @@ static int npu_desc_prepare_copy(struct npu_dma_ctx *ctx, struct npu_dma_job *jo
 	if (ret)
 		return ret;
 
-	ret = npu_desc_resolve(ctx, &job->src, d->src, sext,
+	ret = npu_desc_resolve(ctx, c, &job->src, d->src, sext,
 			       d->flags & NPU_DMA_DESC_F_SRC_HOST,
 			       d->flags & NPU_DMA_DESC_F_SRC_PAGEABLE, false);
 	if (ret)
 		return ret;
-	return npu_desc_resolve(ctx, &job->dst, d->dst, dext,
+	return npu_desc_resolve(ctx, c, &job->dst, d->dst, dext,
 				d->flags & NPU_DMA_DESC_F_DST_HOST,
 				d->flags & NPU_DMA_DESC_F_DST_PAGEABLE, true);
 }
 
-static int npu_desc_prepare_fill(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
+static int npu_desc_prepare_fill(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
+				 struct npu_dma_job *job)
 {
 	const struct npu_dma_desc *d = &job->d;
 	u64 ext;
@@ -193,7 +253,7 @@ static int npu_desc_prepare_fill(struct npu_dma_ctx *ctx, struct npu_dma_job *jo
 	if (ret)
 		return ret;
 	job->src.kind = NPU_DMA_SIDE_FILL;
-	return npu_desc_resolve(ctx, &job->dst, d->dst, ext,
+	return npu_desc_resolve(ctx, c, &job->dst, d->dst, ext,
 				d->flags & NPU_DMA_DESC_F_DST_HOST,
 				d->flags & NPU_DMA_DESC_F_DST_PAGEABLE, true);
 }
@@ -208,6 +268,46 @@ static int npu_desc_prepare_graph(struct npu_dma_ctx *ctx, struct npu_dma_job *j
 }
 
 /**
+ * npu_dma_desc_check() - the checks of a descriptor's fields alone
+ * @d: a copied-out descriptor
+ *
+ * All that BATCH_BEGIN, BATCH_END and NOP need.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int npu_dma_desc_check(const struct npu_dma_desc *d)
+{
+	return npu_desc_check_fields(d);
+}
+
+static int npu_desc_prepare(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
+			    struct npu_dma_job *job)
+{
+	int ret = npu_desc_check_fields(&job->d);
+
+	if (ret)
+		return ret;
+	switch (job->d.opcode) {
+	case NPU_DMA_OP_COPY:
+	case NPU_DMA_OP_COPY_2D:
+		return npu_desc_prepare_copy(ctx, c, job);
+	case NPU_DMA_OP_FILL:
+		return npu_desc_prepare_fill(ctx, c, job);
+	case NPU_DMA_OP_EVENT_RECORD:
+		return job->d.dst < NPU_DMA_MAX_EVENT_SLOTS ? 0 : -EINVAL;
+	case NPU_DMA_OP_WAIT:
+		npu_desc_cache_unlock(c);
+		job->wait_q = npu_dma_queue_get_by_id(job->d.wait_queue, ctx->mm);
+		return job->wait_q ? 0 : -ENOENT;
+	case NPU_DMA_OP_GRAPH:
+		npu_desc_cache_unlock(c);
+		return npu_desc_prepare_graph(ctx, job);
+	default:
+		return 0;
+	}
+}
+
+/**
  * npu_dma_desc_prepare() - validate a descriptor and resolve its addresses
  * @ctx: submitting context (its process is current)
  * @job: job holding a private copy of the descriptor
@@ -217,26 +317,16 @@ static int npu_desc_prepare_graph(struct npu_dma_ctx *ctx, struct npu_dma_job *j
  */
 int npu_dma_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 {
-	int ret = npu_desc_check_fields(&job->d);
+	return npu_desc_prepare(ctx, NULL, job);
+}
 
-	if (ret)
-		return ret;
-	switch (job->d.opcode) {
-	case NPU_DMA_OP_COPY:
-	case NPU_DMA_OP_COPY_2D:
-		return npu_desc_prepare_copy(ctx, job);
-	case NPU_DMA_OP_FILL:
-		return npu_desc_prepare_fill(ctx, job);
-	case NPU_DMA_OP_EVENT_RECORD:
-		return job->d.dst < NPU_DMA_MAX_EVENT_SLOTS ? 0 : -EINVAL;
-	case NPU_DMA_OP_WAIT:
-		job->wait_q = npu_dma_queue_get_by_id(job->d.wait_queue, ctx->mm);
-		return job->wait_q ? 0 : -ENOENT;
-	case NPU_DMA_OP_GRAPH:
-		return npu_desc_prepare_graph(ctx, job);
-	default:
-		return 0;
-	}
+static void npu_desc_reject(struct npu_dma_ctx *ctx, struct npu_dma_job *job,
+			    int ret)
+{
+	npu_dbg(ctx->ndev, "queue %u seq %llu: opcode %u rejected: %d\n",
+		job->q->id, job->seq, job->d.opcode, ret);
+	npu_dma_job_put_refs(job);
+	job->status = ret;
 }
 
 /**
@@ -248,31 +338,72 @@ int npu_dma_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
  */
 void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 {
-	int ret = npu_dma_desc_prepare(ctx, job);
+	int ret = npu_desc_prepare(ctx, NULL, job);
 
-	if (ret) {
-		npu_dbg(ctx->ndev, "queue %u seq %llu: opcode %u rejected: %d\n",
-			job->q->id, job->seq, job->d.opcode, ret);
-		npu_dma_job_put_refs(job);
-		job->status = ret;
+	if (ret)
+		npu_desc_reject(ctx, job, ret);
+}
+
+/* A failed member's own references go: later members must not share them. */
+static void npu_desc_cache_forget(struct npu_desc_cache *c,
+				  const struct npu_dma_job *job)
+{
+	if (!job->src.shared && job->src.obj == c->last[0])
+		c->last[0] = NULL;
+	if (!job->dst.shared && job->dst.obj == c->last[1])
+		c->last[1] = NULL;
+}
+
+/**
+ * npu_dma_batch_prepare() - validate and resolve the members of a batch
+ * @ctx: submitting context (its process is current)
+ * @members: jobs holding private copies of the members' descriptors
+ * @n: how many
+ *
+ * As npu_dma_job_prepare() for each, in one pass (see struct
+ * npu_desc_cache); a member that is not a copy, fill or no-op fails
+ * with -EINVAL. A member's side may share a reference held by an earlier
+ * member (side->shared): the members are released together.
+ */
+void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *members,
+			   u32 n)
+{
+	struct npu_desc_cache c = { .ctx = ctx };
+	struct npu_dma_job *job;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		job = &members[i];
+		if (i % NPU_DESC_BATCH_LOCK_MAX == NPU_DESC_BATCH_LOCK_MAX - 1) {
+			npu_desc_cache_unlock(&c);
+			cond_resched();
+		}
+		ret = npu_desc_prepare(ctx, &c, job);
+		if (!ret && !npu_dma_batch_op_ok(job->d.opcode))
+			ret = -EINVAL;
+		if (!ret)
+			continue;
+		npu_desc_cache_forget(&c, job);
+		npu_desc_reject(ctx, job, ret);
 	}
+	npu_desc_cache_unlock(&c);
 }
 
 static void npu_side_put(struct npu_dma_side *side)
 {
-	if (side->kind == NPU_DMA_SIDE_HOST)
+	if (side->shared)
+		;	/* an earlier member of its batch holds the reference */
+	else if (side->kind == NPU_DMA_SIDE_HOST)
 		npu_dma_region_put(side->obj);
 	else if (side->kind == NPU_DMA_SIDE_DEV)
 		npu_dma_alloc_put(side->obj);
 	side->kind = NPU_DMA_SIDE_NONE;
 	side->obj = NULL;
+	side->shared = false;
 }
 
-/**
- * npu_dma_job_put_refs() - drop what a job holds
- * @job: the job
- */
-void npu_dma_job_put_refs(struct npu_dma_job *job)
+static void npu_job_put_own(struct npu_dma_job *job)
 {
 	npu_side_put(&job->src);
 	npu_side_put(&job->dst);
@@ -284,4 +415,20 @@ void npu_dma_job_put_refs(struct npu_dma_job *job)
 		npu_dma_graph_put(job->graph);
 		job->graph = NULL;
 	}
+}
+
+/**
+ * npu_dma_job_put_refs() - drop what a job holds
+ * @job: the job; a batch's also what its members hold, and their array
+ */
+void npu_dma_job_put_refs(struct npu_dma_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < job->nr_members; i++)
+		npu_job_put_own(&job->members[i]);
+	kvfree(job->members);
+	job->members = NULL;
+	job->nr_members = 0;
+	npu_job_put_own(job);
 }

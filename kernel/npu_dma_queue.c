@@ -219,10 +219,13 @@ void npu_dma_queue_publish(struct npu_dma_queue *q, u64 seq)
 static void npu_queue_retire(struct npu_dma_queue *q, struct npu_dma_job *job)
 {
 	bool idle;
+	u32 i;
 
 	/* A graph's tasks were accounted for one by one as they ran. */
 	if (!job->graph || job->status)
 		npu_dma_queue_note_result(q, job);
+	for (i = 0; i < job->nr_members; i++)
+		npu_dma_queue_note_result(q, &job->members[i]);
 
 	/*
 	 * Unpin before anyone can see the completion: whoever waits for it
@@ -279,28 +282,46 @@ bool npu_dma_queue_job_ready(struct npu_dma_queue *q, struct npu_dma_job *job)
 	return ready;
 }
 
-/* Claim the next member that is still to run, or NULL. */
-static struct npu_dma_job *npu_batch_claim(struct npu_dma_batch *b)
-{
-	struct npu_dma_job *job;
+/**
+ * struct npu_dma_batch - a batch in flight
+ * @q: its queue
+ * @members: its members (the BATCH_END after them is not one)
+ * @count: how many
+ * @next: index of the next member to claim
+ */
+struct npu_dma_batch {
+	struct npu_dma_queue *q;
+	struct npu_dma_job *members;
+	u32 count;
+	atomic_t next;
+};
 
-	spin_lock(&b->lock);
-	job = b->next;
-	while (job != b->end && job->status)
-		job = list_next_entry(job, node);
-	b->next = job == b->end ? job : list_next_entry(job, node);
-	spin_unlock(&b->lock);
-	return job == b->end ? NULL : job;
-}
-
-/* Run members until none is left; each takes a DMA channel of its own. */
+/*
+ * Run members until none is left. A runner takes a DMA channel for the
+ * first member that moves bytes and keeps it for the rest it claims.
+ */
 static void npu_batch_run_members(struct npu_dma_batch *b)
 {
+	struct npu_dma_device *ndev = b->q->ctx->ndev;
 	struct npu_dma_job *job;
+	int chan = -1;
+	u32 i;
 
-	while ((job = npu_batch_claim(b)))
-		job->status = READ_ONCE(b->q->aborting) ? -ECANCELED :
-			      npu_dma_job_run(job);
+	while ((i = atomic_inc_return(&b->next) - 1) < b->count) {
+		job = &b->members[i];
+		if (job->status || job->d.opcode == NPU_DMA_OP_NOP)
+			continue;
+		if (READ_ONCE(b->q->aborting)) {
+			job->status = -ECANCELED;
+			continue;
+		}
+		if (chan < 0)
+			chan = npu_dma_chan_get(ndev);
+		job->chan = chan;
+		job->status = npu_dma_job_exec(job);
+	}
+	if (chan >= 0)
+		npu_dma_chan_put(ndev, chan);
 }
 
 struct npu_batch_runner {
@@ -314,35 +335,28 @@ static void npu_batch_runner_work(struct work_struct *work)
 }
 
 /*
- * Run the members between @begin and its BATCH_END on as many channels
- * as the NPU has: this worker and up to nr_channels - 1 helpers claim
- * members one by one (a work item per channel, not per member: a batch
- * of thousands of tiny copies must not cost thousands of wake-ups).
- * Then retire the whole batch in order.
+ * Run a batch's members on as many channels as the NPU has: this worker
+ * and up to nr_channels - 1 helpers claim members one by one (a work item
+ * per channel, not per member: a batch of thousands of tiny copies must
+ * not cost thousands of wake-ups). Then retire the batch as one job.
  */
 static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *begin)
 {
-	struct npu_dma_batch batch = { .q = q };
+	struct npu_dma_batch batch = {
+		.q = q, .members = begin->members, .count = begin->nr_members - 1,
+	};
 	struct npu_batch_runner *runners;
-	struct npu_dma_job *job, *end = begin;
-	unsigned int i, n = 0, members = 0;
+	unsigned int i, n;
 
-	/*
-	 * Members cannot be retired concurrently: only this worker does. Our
-	 * END is on the list: npu_queue_append() publishes BEGIN and END
-	 * together.
-	 */
-	list_for_each_entry_continue(end, &q->jobs, node) {
-		/* Stop at our END: later entries may be appended meanwhile. */
-		if (end->d.opcode == NPU_DMA_OP_BATCH_END)
-			break;
-		members += !end->status;
+	atomic_set(&batch.next, 0);
+	if (begin->status) {
+		/* Aborted before it started: so is every member. */
+		for (i = 0; i < begin->nr_members; i++)
+			if (!begin->members[i].status)
+				begin->members[i].status = begin->status;
+		batch.count = 0;
 	}
-	spin_lock_init(&batch.lock);
-	batch.next = list_next_entry(begin, node);
-	batch.end = end;
-
-	n = min(members, q->ctx->ndev->nr_channels);
+	n = min(batch.count, q->ctx->ndev->nr_channels);
 	/* Without helpers (no memory) this worker runs every member alone. */
 	runners = n > 1 ? kcalloc(n, sizeof(*runners), GFP_KERNEL) : NULL;
 	if (!runners)
@@ -356,13 +370,7 @@ static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *beg
 	for (i = 1; i < n; i++)
 		flush_work(&runners[i].work);
 	kfree(runners);
-
-	for (;;) {
-		job = list_first_entry(&q->jobs, struct npu_dma_job, node);
-		npu_queue_retire(q, job);
-		if (job == end)
-			break;
-	}
+	npu_queue_retire(q, begin);
 }
 
 static int npu_queue_pull_locked(struct npu_dma_queue *q);
@@ -430,8 +438,7 @@ static bool npu_queue_run_ready(struct npu_dma_queue *q, int *budget,
 			if (!npu_dma_graph_run(q, job))
 				return true;	/* parked inside the graph */
 			npu_queue_retire(q, job);
-		} else if (!job->status &&
-			   job->d.opcode == NPU_DMA_OP_BATCH_BEGIN) {
+		} else if (job->members) {
 			npu_queue_run_batch(q, job);
 		} else {
 			if (!job->status)
@@ -690,21 +697,14 @@ void npu_dma_queue_destroy_all(struct npu_dma_ctx *ctx)
 }
 
 /*
- * Publish one doorbell's jobs in a single step: a worker that is running
- * meanwhile must never see a BATCH_BEGIN whose BATCH_END is not on the
- * list yet (npu_queue_run_batch walks from one to the other unlocked).
+ * Publish one doorbell's jobs in a single step, so that a running worker
+ * sees them all or none.
  */
 static void npu_queue_append(struct npu_dma_queue *q, struct list_head *jobs)
 {
 	spin_lock_irq(&q->lock);
 	list_splice_tail(jobs, &q->jobs);
 	spin_unlock_irq(&q->lock);
-}
-
-static bool npu_batch_op_ok(u8 op)
-{
-	return op == NPU_DMA_OP_COPY || op == NPU_DMA_OP_COPY_2D ||
-	       op == NPU_DMA_OP_FILL || op == NPU_DMA_OP_NOP;
 }
 
 /*
@@ -732,7 +732,7 @@ void npu_dma_queue_mark_batches(struct npu_dma_job **jobs, u32 n)
 		for (i++; i <= j; i++) {
 			jobs[i]->batch_member = true;
 			if (i < j && !jobs[i]->status &&
-			    !npu_batch_op_ok(jobs[i]->d.opcode))
+			    !npu_dma_batch_op_ok(jobs[i]->d.opcode))
 				jobs[i]->status = -EINVAL;
 		}
 		i = j;
@@ -743,69 +743,163 @@ void npu_dma_queue_mark_batches(struct npu_dma_job **jobs, u32 n)
 			jobs[i]->status = -EINVAL;
 }
 
-/* The descriptor as consumed, for tracing and dynamic debug. */
-static void npu_queue_trace_submit(const struct npu_dma_job *job)
+static void npu_queue_trace_one(const struct npu_dma_job *job)
 {
 	const struct npu_dma_desc *d = &job->d;
 
 	/* A replay traces each task as it reaches it (npu_dma_graph_run()). */
 	if (d->opcode != NPU_DMA_OP_GRAPH || job->status)
 		trace_npu_dma_submit(job);
-	/* A GRAPH counts its tasks, as they are counted when completed. */
-	atomic64_add(job->last_seq - job->seq + 1, &job->q->ctx->ndev->stats.submitted);
 	dev_dbg(&job->q->ctx->ndev->dev,
 		"queue %u seq %llu: op %u flags 0x%x src 0x%llx dst 0x%llx len %llu height %u: %d\n",
 		job->q->id, job->seq, d->opcode, d->flags, d->src, d->dst,
 		d->len, d->height, job->status);
 }
 
+/* The descriptors as consumed, for tracing and dynamic debug. */
+static void npu_queue_trace_submit(const struct npu_dma_job *job)
+{
+	u32 i;
+
+	npu_queue_trace_one(job);
+	for (i = 0; i < job->nr_members; i++)
+		npu_queue_trace_one(&job->members[i]);
+	/* A GRAPH counts its tasks, a batch its descriptors, as completed. */
+	atomic64_add(job->last_seq - job->seq + 1, &job->q->ctx->ndev->stats.submitted);
+}
+
+/* Number the job of descriptor @d; a GRAPH takes one per task. */
+static void npu_queue_job_init(struct npu_dma_queue *q, struct npu_dma_job *job,
+			       const struct npu_dma_desc *d)
+{
+	job->d = *d;
+	job->q = q;
+	job->seq = ++q->seq;
+	/*
+	 * A GRAPH takes a sequence number per task, valid or not: user space
+	 * counted them from its @len.
+	 */
+	if (d->opcode == NPU_DMA_OP_GRAPH && d->len &&
+	    d->len <= NPU_DMA_MAX_GRAPH_TASKS)
+		q->seq += d->len - 1;
+	job->last_seq = q->seq;
+	job->chan = -1;
+}
+
+/*
+ * If @d[0] opens a complete batch, the index of its BATCH_END, else 0: the
+ * first marker after it must be a BATCH_END, and both must be well-formed.
+ */
+static u32 npu_queue_batch_end(const struct npu_dma_desc *d, u32 n)
+{
+	u32 j;
+
+	if (d[0].opcode != NPU_DMA_OP_BATCH_BEGIN || npu_dma_desc_check(&d[0]))
+		return 0;
+	for (j = 1; j < n; j++) {
+		if (d[j].opcode == NPU_DMA_OP_BATCH_BEGIN)
+			return 0;
+		if (d[j].opcode == NPU_DMA_OP_BATCH_END)
+			return npu_dma_desc_check(&d[j]) ? 0 : j;
+	}
+	return 0;
+}
+
+/*
+ * One job for a descriptor outside a complete batch. A BATCH_BEGIN
+ * without its BATCH_END, a nested BATCH_BEGIN, or a BATCH_END without a
+ * BATCH_BEGIN fails with -EINVAL.
+ */
+static struct npu_dma_job *npu_queue_new_job(struct npu_dma_queue *q,
+					     const struct npu_dma_desc *d)
+{
+	struct npu_dma_job *job = kmem_cache_zalloc(npu_dma_job_cache, GFP_KERNEL);
+
+	if (!job)
+		return NULL;
+	npu_queue_job_init(q, job, d);
+	npu_dma_job_prepare(q->ctx, job);
+	if (!job->status && (d->opcode == NPU_DMA_OP_BATCH_BEGIN ||
+			     d->opcode == NPU_DMA_OP_BATCH_END))
+		job->status = -EINVAL;
+	return job;
+}
+
+/*
+ * One job for the complete batch @d[0] (BATCH_BEGIN) .. @d[@end]
+ * (BATCH_END): its members are validated and resolved in one pass, run
+ * and retired with it. Each descriptor keeps its sequence number.
+ */
+static struct npu_dma_job *npu_queue_new_batch(struct npu_dma_queue *q,
+					       const struct npu_dma_desc *d,
+					       u32 end)
+{
+	struct npu_dma_job *job = kmem_cache_zalloc(npu_dma_job_cache, GFP_KERNEL);
+	u32 i;
+
+	if (!job)
+		return NULL;
+	job->members = kvcalloc(end, sizeof(*job->members), GFP_KERNEL);
+	if (!job->members) {
+		kmem_cache_free(npu_dma_job_cache, job);
+		return NULL;
+	}
+	job->nr_members = end;
+	npu_queue_job_init(q, job, &d[0]);
+	for (i = 0; i < end; i++)
+		npu_queue_job_init(q, &job->members[i], &d[i + 1]);
+	job->last_seq = q->seq;
+	npu_dma_batch_prepare(q->ctx, job->members, end - 1);
+	return job;
+}
+
+#define NPU_QUEUE_DESC_STACK	4
+
 /* Copy out, validate and queue @n descriptors from the ring. */
 static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
 {
-	struct npu_dma_job **jobs;
-	LIST_HEAD(batch);
-	u32 i;
+	struct npu_dma_desc stack[NPU_QUEUE_DESC_STACK], *d = stack;
+	struct npu_dma_job *job, *tmp;
+	u64 seq = q->seq;
+	LIST_HEAD(jobs);
+	u32 i, end;
 
-	jobs = kvmalloc_array(n, sizeof(*jobs), GFP_KERNEL);
-	if (!jobs)
-		return -ENOMEM;
+	if (n > NPU_QUEUE_DESC_STACK) {
+		d = kvmalloc_array(n, sizeof(*d), GFP_KERNEL);
+		if (!d)
+			return -ENOMEM;
+	}
+	/* The one read of each slot: user space may rewrite it. */
+	for (i = 0; i < n; i++)
+		memcpy(&d[i], &q->ring[(q->head + i) & (q->entries - 1)],
+		       sizeof(*d));
 	for (i = 0; i < n; i++) {
-		jobs[i] = kmem_cache_zalloc(npu_dma_job_cache, GFP_KERNEL);
-		if (!jobs[i])
+		end = npu_queue_batch_end(&d[i], n - i);
+		if (end)
+			job = npu_queue_new_batch(q, &d[i], end);
+		else
+			job = npu_queue_new_job(q, &d[i]);
+		if (!job)
 			goto err_free;
+		list_add_tail(&job->node, &jobs);
+		i += end;
 	}
-	for (i = 0; i < n; i++) {
-		struct npu_dma_job *job = jobs[i];
-
-		/* The one read of this slot: user space may rewrite it. */
-		memcpy(&job->d, &q->ring[(q->head + i) & (q->entries - 1)],
-		       sizeof(job->d));
-		job->q = q;
-		job->seq = ++q->seq;
-		/*
-		 * A GRAPH takes a sequence number per task, valid or not:
-		 * user space counted them from its @len.
-		 */
-		if (job->d.opcode == NPU_DMA_OP_GRAPH && job->d.len &&
-		    job->d.len <= NPU_DMA_MAX_GRAPH_TASKS)
-			q->seq += job->d.len - 1;
-		job->last_seq = q->seq;
-		job->chan = -1;
-		npu_dma_job_prepare(q->ctx, job);
-	}
-	npu_dma_queue_mark_batches(jobs, n);
-	for (i = 0; i < n; i++) {
-		npu_queue_trace_submit(jobs[i]);
-		list_add_tail(&jobs[i]->node, &batch);
-	}
-	npu_queue_append(q, &batch);
-	kvfree(jobs);
+	list_for_each_entry(job, &jobs, node)
+		npu_queue_trace_submit(job);
+	npu_queue_append(q, &jobs);
+	if (d != stack)
+		kvfree(d);
 	return 0;
 
 err_free:
-	while (i--)
-		kmem_cache_free(npu_dma_job_cache, jobs[i]);
-	kvfree(jobs);
+	/* As if this doorbell never came: nothing numbered, nothing held. */
+	list_for_each_entry_safe(job, tmp, &jobs, node) {
+		npu_dma_job_put_refs(job);
+		kmem_cache_free(npu_dma_job_cache, job);
+	}
+	q->seq = seq;
+	if (d != stack)
+		kvfree(d);
 	return -ENOMEM;
 }
 

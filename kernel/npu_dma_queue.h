@@ -48,26 +48,20 @@ enum npu_dma_side_kind {
 	NPU_DMA_SIDE_FILL,
 };
 
+/**
+ * struct npu_dma_side - one side of a transfer, resolved
+ * @kind: what it addresses
+ * @obj: the range, referenced
+ * @shared: the reference is an earlier member's of the same batch (the
+ *	members are released together), not this side's own
+ */
 struct npu_dma_side {
 	enum npu_dma_side_kind kind;
 	struct npu_dma_range *obj;
+	bool shared;
 };
 
 struct npu_dma_queue;
-
-/**
- * struct npu_dma_batch - members of a batch in flight
- * @q: their queue
- * @lock: Protects @next
- * @next: next member to claim (a job in q->jobs), or @end
- * @end: the BATCH_END job
- */
-struct npu_dma_batch {
-	struct npu_dma_queue *q;
-	spinlock_t lock;
-	struct npu_dma_job *next;
-	struct npu_dma_job *end;
-};
 
 /**
  * struct npu_dma_job - one validated descriptor
@@ -87,6 +81,10 @@ struct npu_dma_batch {
  *	@seq + d.len - 1
  * @graph: GRAPH: the graph replayed, holding a reference
  * @pos: GRAPH: index of the next task to run
+ * @members: BATCH_BEGIN of a complete batch: its members then its
+ *	BATCH_END, a job each (not on any list), run and retired with it;
+ *	@last_seq is then the BATCH_END's sequence number
+ * @nr_members: entries of @members, the BATCH_END included
  */
 struct npu_dma_job {
 	struct list_head node;
@@ -104,6 +102,8 @@ struct npu_dma_job {
 	u64 last_seq;
 	struct npu_dma_graph *graph;
 	u32 pos;
+	struct npu_dma_job *members;
+	u32 nr_members;
 };
 
 /**
@@ -191,8 +191,11 @@ void npu_dma_alloc_put(struct npu_dma_range *range);
 struct npu_dma_device *npu_dma_alloc_ndev(struct npu_dma_range *range);
 
 /* npu_dma_desc.c: validation of copied-out descriptors */
+int npu_dma_desc_check(const struct npu_dma_desc *d);
 int npu_dma_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job);
 void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job);
+void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *members,
+			   u32 n);
 void npu_dma_job_put_refs(struct npu_dma_job *job);
 
 /* npu_dma_graph.c: validate-once descriptor lists */
@@ -206,6 +209,9 @@ bool npu_dma_graph_run(struct npu_dma_queue *q, struct npu_dma_job *job);
 
 /* npu_dma_xfer.c: execution */
 int npu_dma_job_run(struct npu_dma_job *job);
+int npu_dma_chan_get(struct npu_dma_device *ndev);
+void npu_dma_chan_put(struct npu_dma_device *ndev, int chan);
+int npu_dma_job_exec(struct npu_dma_job *job);
 
 /* npu_dma_queue.c */
 int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
@@ -226,6 +232,13 @@ void npu_dma_queue_note_result(struct npu_dma_queue *q, struct npu_dma_job *job)
 void npu_dma_queue_publish(struct npu_dma_queue *q, u64 seq);
 int npu_dma_queue_init(void);
 void npu_dma_queue_exit(void);
+
+/* What a batch may hold: copies, fills and no-ops. */
+static inline bool npu_dma_batch_op_ok(u8 op)
+{
+	return op == NPU_DMA_OP_COPY || op == NPU_DMA_OP_COPY_2D ||
+	       op == NPU_DMA_OP_FILL || op == NPU_DMA_OP_NOP;
+}
 
 /* Bytes a job moves: one run, or height rows of len. */
 static inline u64 npu_dma_job_bytes(const struct npu_dma_job *job)

@@ -16,24 +16,52 @@
 #include "npu_dma_queue.h"
 #include "npu_dma_trace.h"
 
-static int npu_xfer_seg(struct npu_dma_job *job, struct npu_dma_side *side,
+/*
+ * One side of a transfer as it is walked: the page last resolved, kept
+ * while the next piece falls in it (narrow 2-D rows share pages; a device
+ * page costs an xarray lookup, a host page an array index).
+ */
+struct npu_xfer_cursor {
+	struct npu_dma_side *side;
+	bool peer;
+	bool valid;
+	u64 base;
+	struct page *page;
+	dma_addr_t dma;
+};
+
+static int npu_xfer_seg(struct npu_dma_job *job, struct npu_xfer_cursor *c,
 			u64 addr, struct npu_dma_seg *seg)
 {
-	switch (side->kind) {
-	case NPU_DMA_SIDE_DEV:
-		return npu_dma_devmem_seg(side->obj, addr, seg);
-	case NPU_DMA_SIDE_HOST:
-		npu_dma_region_seg(container_of(side->obj, struct npu_dma_region,
-						range), addr, seg);
+	int ret = 0;
+
+	seg->offset = offset_in_page(addr);
+	if (c->valid && (addr & PAGE_MASK) == c->base) {
+		seg->page = c->page;
+		seg->dma = c->dma ? c->dma + seg->offset : 0;
 		return 0;
+	}
+	switch (c->side->kind) {
+	case NPU_DMA_SIDE_DEV:
+		ret = npu_dma_devmem_seg(c->side->obj, addr, seg);
+		break;
+	case NPU_DMA_SIDE_HOST:
+		npu_dma_region_seg(container_of(c->side->obj,
+						struct npu_dma_region, range),
+				   addr, seg);
+		break;
 	case NPU_DMA_SIDE_FILL:
 		seg->page = job->fill;
-		seg->offset = addr;
 		seg->dma = job->fill_dma + addr;
-		return 0;
+		break;
 	default:
-		return -EINVAL;
+		ret = -EINVAL;
 	}
+	c->valid = !ret;
+	c->base = addr & PAGE_MASK;
+	c->page = seg->page;
+	c->dma = seg->dma ? seg->dma - seg->offset : 0;
+	return ret;
 }
 
 /*
@@ -43,59 +71,67 @@ static int npu_xfer_seg(struct npu_dma_job *job, struct npu_dma_side *side,
  * sync (the DMA API debug code rejects overlapping synced mappings) and
  * the engine syncs the bytes it moves itself, as it does for host pages.
  */
-static bool npu_xfer_peer(struct npu_dma_job *job, struct npu_dma_side *side)
+static void npu_xfer_cursor_init(struct npu_dma_job *job,
+				 struct npu_xfer_cursor *c,
+				 struct npu_dma_side *side)
 {
 	struct npu_dma_device *ndev = job->q->ctx->ndev;
 
-	return ndev->ops->dma_mapped && side->kind == NPU_DMA_SIDE_DEV &&
-	       npu_dma_alloc_ndev(side->obj) != ndev;
+	c->side = side;
+	c->valid = false;
+	c->peer = ndev->ops->dma_mapped && side->kind == NPU_DMA_SIDE_DEV &&
+		  npu_dma_alloc_ndev(side->obj) != ndev;
 }
 
-static int npu_xfer_map_peer(struct npu_dma_job *job, struct npu_dma_side *side,
+static int npu_xfer_map_peer(struct npu_dma_job *job, struct npu_xfer_cursor *c,
 			     struct npu_dma_seg *seg, size_t n,
 			     enum dma_data_direction dir)
 {
 	struct device *dev = job->q->ctx->ndev->parent;
 
-	if (!npu_xfer_peer(job, side))
+	if (!c->peer)
 		return 0;
 	seg->dma = dma_map_page_attrs(dev, seg->page, seg->offset, n, dir,
 				      DMA_ATTR_SKIP_CPU_SYNC);
 	return dma_mapping_error(dev, seg->dma) ? -EIO : 0;
 }
 
-static void npu_xfer_unmap_peer(struct npu_dma_job *job, struct npu_dma_side *side,
+static void npu_xfer_unmap_peer(struct npu_dma_job *job, struct npu_xfer_cursor *c,
 				struct npu_dma_seg *seg, size_t n,
 				enum dma_data_direction dir)
 {
-	if (npu_xfer_peer(job, side))
+	if (c->peer)
 		dma_unmap_page_attrs(job->q->ctx->ndev->parent, seg->dma, n, dir,
 				     DMA_ATTR_SKIP_CPU_SYNC);
 }
 
 /* One piece, within a page on both sides. */
-static int npu_xfer_piece(struct npu_dma_job *job, struct npu_dma_seg *d,
+static int npu_xfer_piece(struct npu_dma_job *job, struct npu_xfer_cursor *dc,
+			  struct npu_dma_seg *d, struct npu_xfer_cursor *sc,
 			  struct npu_dma_seg *s, size_t n)
 {
 	struct npu_dma_device *ndev = job->q->ctx->ndev;
 	int ret;
 
-	ret = npu_xfer_map_peer(job, &job->src, s, n, DMA_TO_DEVICE);
+	if (!sc->peer && !dc->peer)
+		return ndev->ops->copy(ndev, d, s, n);
+	ret = npu_xfer_map_peer(job, sc, s, n, DMA_TO_DEVICE);
 	if (ret)
 		return ret;
-	ret = npu_xfer_map_peer(job, &job->dst, d, n, DMA_FROM_DEVICE);
+	ret = npu_xfer_map_peer(job, dc, d, n, DMA_FROM_DEVICE);
 	if (ret) {
-		npu_xfer_unmap_peer(job, &job->src, s, n, DMA_TO_DEVICE);
+		npu_xfer_unmap_peer(job, sc, s, n, DMA_TO_DEVICE);
 		return ret;
 	}
 	ret = ndev->ops->copy(ndev, d, s, n);
-	npu_xfer_unmap_peer(job, &job->dst, d, n, DMA_FROM_DEVICE);
-	npu_xfer_unmap_peer(job, &job->src, s, n, DMA_TO_DEVICE);
+	npu_xfer_unmap_peer(job, dc, d, n, DMA_FROM_DEVICE);
+	npu_xfer_unmap_peer(job, sc, s, n, DMA_TO_DEVICE);
 	return ret;
 }
 
 /* Copy one run of @len bytes. For a fill, @src counts bytes filled so far. */
-static int npu_xfer_run(struct npu_dma_job *job, u64 src, u64 dst, u64 len)
+static int npu_xfer_run(struct npu_dma_job *job, struct npu_xfer_cursor *dc,
+			struct npu_xfer_cursor *sc, u64 src, u64 dst, u64 len)
 {
 	bool fill = job->src.kind == NPU_DMA_SIDE_FILL;
 	struct npu_dma_seg s, d;
@@ -105,13 +141,13 @@ static int npu_xfer_run(struct npu_dma_job *job, u64 src, u64 dst, u64 len)
 	while (len) {
 		if (READ_ONCE(job->q->aborting))
 			return -ECANCELED;
-		ret = npu_xfer_seg(job, &job->src, fill ? src % job->d.fill_size : src, &s);
+		ret = npu_xfer_seg(job, sc, fill ? src % job->d.fill_size : src, &s);
 		if (!ret)
-			ret = npu_xfer_seg(job, &job->dst, dst, &d);
+			ret = npu_xfer_seg(job, dc, dst, &d);
 		if (ret)
 			return ret;
 		n = min3(len, (u64)(PAGE_SIZE - s.offset), (u64)(PAGE_SIZE - d.offset));
-		ret = npu_xfer_piece(job, &d, &s, n);
+		ret = npu_xfer_piece(job, dc, &d, sc, &s, n);
 		if (ret)
 			return ret;
 		src += n;
@@ -125,16 +161,21 @@ static int npu_xfer_run(struct npu_dma_job *job, u64 src, u64 dst, u64 len)
 static int npu_xfer_rows(struct npu_dma_job *job)
 {
 	const struct npu_dma_desc *d = &job->d;
+	struct npu_xfer_cursor sc, dc;
+	u64 src = d->src, dst = d->dst;
 	u32 row;
 	int ret;
 
+	npu_xfer_cursor_init(job, &sc, &job->src);
+	npu_xfer_cursor_init(job, &dc, &job->dst);
 	if (d->opcode != NPU_DMA_OP_COPY_2D)
-		return npu_xfer_run(job, d->src, d->dst, d->len);
+		return npu_xfer_run(job, &dc, &sc, src, dst, d->len);
 	for (row = 0; row < d->height; row++) {
-		ret = npu_xfer_run(job, d->src + row * d->src_pitch,
-				   d->dst + row * d->dst_pitch, d->len);
+		ret = npu_xfer_run(job, &dc, &sc, src, dst, d->len);
 		if (ret)
 			return ret;
+		src += d->src_pitch;
+		dst += d->dst_pitch;
 	}
 	return 0;
 }
@@ -178,29 +219,79 @@ static void npu_xfer_fill_free(struct npu_dma_job *job)
 	job->fill = NULL;
 }
 
-/* Take a DMA channel (sleeping until one is free) and learn its number. */
-static void npu_xfer_chan_get(struct npu_dma_device *ndev, struct npu_dma_job *job)
+/**
+ * npu_dma_chan_get() - take a DMA channel of an NPU
+ * @ndev: the NPU
+ *
+ * Sleeps until one is free.
+ *
+ * Return: its number.
+ */
+int npu_dma_chan_get(struct npu_dma_device *ndev)
 {
+	int chan;
+
 	down(&ndev->channels);
 	spin_lock(&ndev->chan_lock);
-	job->chan = ffz(ndev->chan_busy);
-	__set_bit(job->chan, &ndev->chan_busy);
+	chan = ffz(ndev->chan_busy);
+	__set_bit(chan, &ndev->chan_busy);
 	spin_unlock(&ndev->chan_lock);
+	return chan;
 }
 
-static void npu_xfer_chan_put(struct npu_dma_device *ndev, struct npu_dma_job *job)
+/**
+ * npu_dma_chan_put() - give a DMA channel back
+ * @ndev: the NPU
+ * @chan: the channel, from npu_dma_chan_get()
+ */
+void npu_dma_chan_put(struct npu_dma_device *ndev, int chan)
 {
 	spin_lock(&ndev->chan_lock);
-	__clear_bit(job->chan, &ndev->chan_busy);
+	__clear_bit(chan, &ndev->chan_busy);
 	spin_unlock(&ndev->chan_lock);
 	up(&ndev->channels);
+}
+
+static bool npu_xfer_moves(const struct npu_dma_job *job)
+{
+	return job->d.opcode == NPU_DMA_OP_COPY ||
+	       job->d.opcode == NPU_DMA_OP_COPY_2D ||
+	       job->d.opcode == NPU_DMA_OP_FILL;
+}
+
+/**
+ * npu_dma_job_exec() - execute one job on the channel it holds
+ * @job: a validated job; job->chan is a channel its caller holds
+ *
+ * Sleeps while waiting for the engine.
+ *
+ * Return: 0 or a negative errno (-ECANCELED when its queue is aborted).
+ */
+int npu_dma_job_exec(struct npu_dma_job *job)
+{
+	int ret;
+
+	if (!npu_xfer_moves(job))
+		return 0;
+	if (job->d.opcode == NPU_DMA_OP_FILL) {
+		ret = npu_xfer_fill_page(job);
+		if (ret)
+			return ret;
+	}
+	trace_npu_dma_start(job);
+	dev_dbg(&job->q->ctx->ndev->dev, "queue %u seq %llu: start on channel %d\n",
+		job->q->id, job->seq, job->chan);
+	ret = npu_xfer_rows(job);
+	npu_xfer_fill_free(job);
+	return ret;
 }
 
 /**
  * npu_dma_job_run() - execute one job on its NPU's engine
  * @job: a validated job
  *
- * Sleeps while waiting for a DMA channel and for the engine.
+ * Takes a DMA channel for the job's whole duration. Sleeps while waiting
+ * for a channel and for the engine.
  *
  * Return: 0 or a negative errno (-ECANCELED when its queue is aborted).
  */
@@ -209,25 +300,10 @@ int npu_dma_job_run(struct npu_dma_job *job)
 	struct npu_dma_device *ndev = job->q->ctx->ndev;
 	int ret;
 
-	switch (job->d.opcode) {
-	case NPU_DMA_OP_COPY:
-	case NPU_DMA_OP_COPY_2D:
-	case NPU_DMA_OP_FILL:
-		break;
-	default:
+	if (!npu_xfer_moves(job))
 		return 0;
-	}
-	if (job->d.opcode == NPU_DMA_OP_FILL) {
-		ret = npu_xfer_fill_page(job);
-		if (ret)
-			return ret;
-	}
-	npu_xfer_chan_get(ndev, job);
-	trace_npu_dma_start(job);
-	dev_dbg(&ndev->dev, "queue %u seq %llu: start on channel %d\n",
-		job->q->id, job->seq, job->chan);
-	ret = npu_xfer_rows(job);
-	npu_xfer_chan_put(ndev, job);
-	npu_xfer_fill_free(job);
+	job->chan = npu_dma_chan_get(ndev);
+	ret = npu_dma_job_exec(job);
+	npu_dma_chan_put(ndev, job->chan);
 	return ret;
 }
