@@ -49,7 +49,7 @@ static pthread_mutex_t acl_cap_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_graph *acl_cap_active;
 static int acl_cap_count;
 /* aclmdlRICaptureThreadExchangeMode(): the calling thread's mode. */
-static __thread aclmdlRICaptureMode acl_cap_mode;
+static __thread aclmdlRICaptureMode acl_cap_mode ACL_TLS_FAST;
 
 /*
  * Let the driver validate the graph once. Failure is not an error: the

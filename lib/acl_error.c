@@ -11,7 +11,16 @@
 
 #include "acl_internal.h"
 
-__thread struct acl_tls acl_tls;
+__thread struct acl_tls acl_tls ACL_TLS_FAST;
+
+/* The thread's messages for aclGetRecentErrMsg(). */
+struct acl_msgs {
+	size_t msg_len;
+	char msg[ACL_MSG_LEN];		/* pending messages, newest first */
+	char out[ACL_MSG_LEN];		/* what aclGetRecentErrMsg() returned */
+};
+
+static __thread struct acl_msgs acl_msgs;
 
 struct acl_err_name {
 	aclError code;
@@ -115,18 +124,18 @@ static void acl_msg_push(const char *text)
 
 	if (len >= ACL_MSG_LEN - 1)
 		len = ACL_MSG_LEN - 2;
-	keep = acl_tls.msg_len;
+	keep = acl_msgs.msg_len;
 	if (len + 1 + keep >= ACL_MSG_LEN)
 		keep = ACL_MSG_LEN - len - 2;
 	if (keep) {
-		memmove(acl_tls.msg + len + 1, acl_tls.msg, keep);
-		acl_tls.msg[len] = '\n';
-		acl_tls.msg_len = len + 1 + keep;
+		memmove(acl_msgs.msg + len + 1, acl_msgs.msg, keep);
+		acl_msgs.msg[len] = '\n';
+		acl_msgs.msg_len = len + 1 + keep;
 	} else {
-		acl_tls.msg_len = len;
+		acl_msgs.msg_len = len;
 	}
-	memcpy(acl_tls.msg, text, len);
-	acl_tls.msg[acl_tls.msg_len] = '\0';
+	memcpy(acl_msgs.msg, text, len);
+	acl_msgs.msg[acl_msgs.msg_len] = '\0';
 }
 
 aclError acl_err(aclError code, const char *fmt, ...)
@@ -164,12 +173,12 @@ aclError acl_check_timeout(int32_t timeout, const char *name)
 
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void)
 {
-	if (!acl_tls.msg_len)
+	if (!acl_msgs.msg_len)
 		return NULL;
-	memcpy(acl_tls.out, acl_tls.msg, acl_tls.msg_len + 1);
-	acl_tls.msg_len = 0;
-	acl_tls.msg[0] = '\0';
-	return acl_tls.out;
+	memcpy(acl_msgs.out, acl_msgs.msg, acl_msgs.msg_len + 1);
+	acl_msgs.msg_len = 0;
+	acl_msgs.msg[0] = '\0';
+	return acl_msgs.out;
 }
 
 static aclError acl_check_level(aclrtLastErrLevel level)

@@ -30,7 +30,7 @@ struct acl_host_hit {
 	uint64_t pin_gen;
 };
 
-static __thread struct acl_host_hit acl_host_hit;
+static __thread struct acl_host_hit acl_host_hit ACL_TLS_FAST;
 
 /* Index of the first region ending after @p (binary search). */
 static size_t acl_host_lower(const struct acl_host_table *t, uintptr_t p)

@@ -170,17 +170,23 @@ struct acl_global {
 extern struct acl_global acl_g;
 
 /* Per-thread state: error reporting and the current context. */
+/*
+ * Thread state read on every call lives in static TLS (initial-exec): a
+ * read is one %fs-relative load, where the default model for a shared
+ * library calls __tls_get_addr() each time. Keep it small: a library
+ * loaded by dlopen() takes its static TLS from a reserve of about 1.5 KiB.
+ * The message buffers, touched only on errors, stay in acl_error.c.
+ */
+#define ACL_TLS_FAST __attribute__((tls_model("initial-exec")))
+
 struct acl_tls {
 	const char *api;		/* entry point being run, for messages */
-	aclError last_err;		/* aclrtGetLastError() */
-	size_t msg_len;
-	char msg[ACL_MSG_LEN];		/* pending messages, newest first */
-	char out[ACL_MSG_LEN];		/* what aclGetRecentErrMsg() returned */
 	struct acl_context *ctx;	/* current context, or NULL */
 	uint64_t ctx_gen;		/* its device's gen when set */
+	aclError last_err;		/* aclrtGetLastError() */
 };
 
-extern __thread struct acl_tls acl_tls;
+extern __thread struct acl_tls acl_tls ACL_TLS_FAST;
 
 /* Entry points name themselves for error messages. */
 #define ACL_ENTER() (acl_tls.api = __func__)

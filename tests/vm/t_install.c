@@ -471,6 +471,8 @@ static Suite *install_suite(void)
 	TCase *use = tcase_create("use");
 
 	tcase_add_unchecked_fixture(tree, find_paths, NULL);
+	/* Loading every installed tool takes seconds on a loaded TCG guest. */
+	tcase_set_timeout(tree, 60);
 	tcase_add_test(tree, test_tree_has_library_headers_and_pc);
 	tcase_add_test(tree, test_pkg_config_points_into_the_tree);
 	tcase_add_test(tree, test_every_tool_has_a_man_page);
