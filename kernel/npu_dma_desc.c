@@ -133,6 +133,7 @@ static bool npu_desc_own_memory(struct npu_dma_device *ndev, u64 addr)
  * cannot have changed while the lock was held.
  */
 #define NPU_DESC_BATCH_LOCK_MAX	256	/* members per hold of ctx->lock */
+#define NPU_DESC_BATCH_PROGRESS	16	/* members per progress report */
 
 struct npu_desc_cache {
 	struct npu_dma_ctx *ctx;
@@ -357,28 +358,32 @@ static void npu_desc_cache_forget(struct npu_desc_cache *c,
 /**
  * npu_dma_batch_prepare() - validate and resolve the members of a batch
  * @ctx: submitting context (its process is current)
- * @members: jobs holding private copies of the members' descriptors
- * @n: how many
+ * @batch: the batch's job; its members hold private copies of their
+ *	descriptors
+ * @progress: called with the number of members done so far, now and then
+ *	and once at the end (with ctx->lock possibly held)
  *
  * As npu_dma_job_prepare() for each, in one pass (see struct
  * npu_desc_cache); a member that is not a copy, fill or no-op fails
  * with -EINVAL. A member's side may share a reference held by an earlier
  * member (side->shared): the members are released together.
  */
-void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *members,
-			   u32 n)
+void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
+			   void (*progress)(struct npu_dma_job *batch, u32 done))
 {
 	struct npu_desc_cache c = { .ctx = ctx };
+	u32 i, n = batch->nr_members - 1;
 	struct npu_dma_job *job;
-	u32 i;
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		job = &members[i];
+		job = &batch->members[i];
 		if (i % NPU_DESC_BATCH_LOCK_MAX == NPU_DESC_BATCH_LOCK_MAX - 1) {
 			npu_desc_cache_unlock(&c);
 			cond_resched();
 		}
+		if (i % NPU_DESC_BATCH_PROGRESS == NPU_DESC_BATCH_PROGRESS - 1)
+			progress(batch, i);
 		ret = npu_desc_prepare(ctx, &c, job);
 		if (!ret && !npu_dma_batch_op_ok(job->d.opcode))
 			ret = -EINVAL;
@@ -388,6 +393,7 @@ void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *members,
 		npu_desc_reject(ctx, job, ret);
 	}
 	npu_desc_cache_unlock(&c);
+	progress(batch, n);
 }
 
 static void npu_side_put(struct npu_dma_side *side)

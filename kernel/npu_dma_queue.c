@@ -285,16 +285,22 @@ bool npu_dma_queue_job_ready(struct npu_dma_queue *q, struct npu_dma_job *job)
 /**
  * struct npu_dma_batch - a batch in flight
  * @q: its queue
- * @members: its members (the BATCH_END after them is not one)
- * @count: how many
+ * @begin: its job
+ * @count: its members (the BATCH_END after them is not one)
  * @next: index of the next member to claim
  */
 struct npu_dma_batch {
 	struct npu_dma_queue *q;
-	struct npu_dma_job *members;
+	struct npu_dma_job *begin;
 	u32 count;
 	atomic_t next;
 };
+
+/* Wait until the doorbell has validated the first @n members of @begin. */
+static void npu_batch_wait_prepared(struct npu_dma_job *begin, u32 n)
+{
+	wait_var_event(&begin->prepared, smp_load_acquire(&begin->prepared) >= n);
+}
 
 /*
  * Run members until none is left. A runner takes a DMA channel for the
@@ -308,7 +314,8 @@ static void npu_batch_run_members(struct npu_dma_batch *b)
 	u32 i;
 
 	while ((i = atomic_inc_return(&b->next) - 1) < b->count) {
-		job = &b->members[i];
+		job = &b->begin->members[i];
+		npu_batch_wait_prepared(b->begin, i + 1);
 		if (job->status || job->d.opcode == NPU_DMA_OP_NOP)
 			continue;
 		if (READ_ONCE(b->q->aborting)) {
@@ -343,13 +350,14 @@ static void npu_batch_runner_work(struct work_struct *work)
 static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *begin)
 {
 	struct npu_dma_batch batch = {
-		.q = q, .members = begin->members, .count = begin->nr_members - 1,
+		.q = q, .begin = begin, .count = begin->nr_members - 1,
 	};
 	struct npu_batch_runner *runners;
 	unsigned int i, n;
 
 	atomic_set(&batch.next, 0);
 	if (begin->status) {
+		npu_batch_wait_prepared(begin, batch.count);
 		/* Aborted before it started: so is every member. */
 		for (i = 0; i < begin->nr_members; i++)
 			if (!begin->members[i].status)
@@ -370,6 +378,7 @@ static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *beg
 	for (i = 1; i < n; i++)
 		flush_work(&runners[i].work);
 	kfree(runners);
+	npu_batch_wait_prepared(begin, batch.count);
 	npu_queue_retire(q, begin);
 }
 
@@ -756,18 +765,6 @@ static void npu_queue_trace_one(const struct npu_dma_job *job)
 		d->len, d->height, job->status);
 }
 
-/* The descriptors as consumed, for tracing and dynamic debug. */
-static void npu_queue_trace_submit(const struct npu_dma_job *job)
-{
-	u32 i;
-
-	npu_queue_trace_one(job);
-	for (i = 0; i < job->nr_members; i++)
-		npu_queue_trace_one(&job->members[i]);
-	/* A GRAPH counts its tasks, a batch its descriptors, as completed. */
-	atomic64_add(job->last_seq - job->seq + 1, &job->q->ctx->ndev->stats.submitted);
-}
-
 /* Number the job of descriptor @d; a GRAPH takes one per task. */
 static void npu_queue_job_init(struct npu_dma_queue *q, struct npu_dma_job *job,
 			       const struct npu_dma_desc *d)
@@ -806,56 +803,89 @@ static u32 npu_queue_batch_end(const struct npu_dma_desc *d, u32 n)
 }
 
 /*
- * One job for a descriptor outside a complete batch. A BATCH_BEGIN
- * without its BATCH_END, a nested BATCH_BEGIN, or a BATCH_END without a
- * BATCH_BEGIN fails with -EINVAL.
+ * The job of @d[0], numbered, not validated yet. For the complete batch
+ * @d[0] (BATCH_BEGIN) .. @d[@end] (BATCH_END), one job with an array of
+ * the others: each descriptor keeps its sequence number.
  */
 static struct npu_dma_job *npu_queue_new_job(struct npu_dma_queue *q,
-					     const struct npu_dma_desc *d)
-{
-	struct npu_dma_job *job = kmem_cache_zalloc(npu_dma_job_cache, GFP_KERNEL);
-
-	if (!job)
-		return NULL;
-	npu_queue_job_init(q, job, d);
-	npu_dma_job_prepare(q->ctx, job);
-	if (!job->status && (d->opcode == NPU_DMA_OP_BATCH_BEGIN ||
-			     d->opcode == NPU_DMA_OP_BATCH_END))
-		job->status = -EINVAL;
-	return job;
-}
-
-/*
- * One job for the complete batch @d[0] (BATCH_BEGIN) .. @d[@end]
- * (BATCH_END): its members are validated and resolved in one pass, run
- * and retired with it. Each descriptor keeps its sequence number.
- */
-static struct npu_dma_job *npu_queue_new_batch(struct npu_dma_queue *q,
-					       const struct npu_dma_desc *d,
-					       u32 end)
+					     const struct npu_dma_desc *d,
+					     u32 end)
 {
 	struct npu_dma_job *job = kmem_cache_zalloc(npu_dma_job_cache, GFP_KERNEL);
 	u32 i;
 
 	if (!job)
 		return NULL;
-	job->members = kvcalloc(end, sizeof(*job->members), GFP_KERNEL);
-	if (!job->members) {
-		kmem_cache_free(npu_dma_job_cache, job);
-		return NULL;
+	if (end) {
+		job->members = kvcalloc(end, sizeof(*job->members), GFP_KERNEL);
+		if (!job->members) {
+			kmem_cache_free(npu_dma_job_cache, job);
+			return NULL;
+		}
+		job->nr_members = end;
 	}
-	job->nr_members = end;
 	npu_queue_job_init(q, job, &d[0]);
-	for (i = 0; i < end; i++)
+	for (i = 0; i < job->nr_members; i++)
 		npu_queue_job_init(q, &job->members[i], &d[i + 1]);
 	job->last_seq = q->seq;
-	npu_dma_batch_prepare(q->ctx, job->members, end - 1);
 	return job;
+}
+
+/*
+ * Validate a job outside a complete batch. A BATCH_BEGIN without its
+ * BATCH_END, a nested BATCH_BEGIN, or a BATCH_END without a BATCH_BEGIN
+ * fails with -EINVAL.
+ */
+static void npu_queue_prepare_job(struct npu_dma_queue *q, struct npu_dma_job *job)
+{
+	npu_dma_job_prepare(q->ctx, job);
+	if (!job->status && (job->d.opcode == NPU_DMA_OP_BATCH_BEGIN ||
+			     job->d.opcode == NPU_DMA_OP_BATCH_END))
+		job->status = -EINVAL;
+	npu_queue_trace_one(job);
+	/* A GRAPH counts its tasks, as they are counted when completed. */
+	atomic64_add(job->last_seq - job->seq + 1, &q->ctx->ndev->stats.submitted);
+}
+
+/* npu_dma_batch_prepare() got to member @done: trace and release them. */
+static void npu_queue_batch_progress(struct npu_dma_job *batch, u32 done)
+{
+	u32 i;
+
+	for (i = batch->prepared; i < done; i++)
+		npu_queue_trace_one(&batch->members[i]);
+	if (done == batch->nr_members - 1)
+		npu_queue_trace_one(&batch->members[done]);	/* BATCH_END */
+	smp_store_release(&batch->prepared, done);
+	wake_up_var(&batch->prepared);
+}
+
+/*
+ * Queue the jobs on @jobs up to @batch, then validate the batch's
+ * members: its first members run while the last are validated.
+ */
+static void npu_queue_prepare_batch(struct npu_dma_queue *q,
+				    struct list_head *jobs,
+				    struct npu_dma_job *batch)
+{
+	LIST_HEAD(head);
+
+	npu_queue_trace_one(batch);
+	atomic64_add(batch->last_seq - batch->seq + 1,
+		     &q->ctx->ndev->stats.submitted);
+	list_cut_position(&head, jobs, &batch->node);
+	npu_queue_append(q, &head);
+	queue_work(npu_dma_wq, &q->work);
+	npu_dma_batch_prepare(q->ctx, batch, npu_queue_batch_progress);
 }
 
 #define NPU_QUEUE_DESC_STACK	4
 
-/* Copy out, validate and queue @n descriptors from the ring. */
+/*
+ * Copy out, validate and queue @n descriptors from the ring. Nothing
+ * fails once the jobs are allocated: from then on they are queued in
+ * order, each once validated, a batch before its members are.
+ */
 static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
 {
 	struct npu_dma_desc stack[NPU_QUEUE_DESC_STACK], *d = stack;
@@ -875,26 +905,29 @@ static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
 		       sizeof(*d));
 	for (i = 0; i < n; i++) {
 		end = npu_queue_batch_end(&d[i], n - i);
-		if (end)
-			job = npu_queue_new_batch(q, &d[i], end);
-		else
-			job = npu_queue_new_job(q, &d[i]);
+		job = npu_queue_new_job(q, &d[i], end);
 		if (!job)
 			goto err_free;
 		list_add_tail(&job->node, &jobs);
 		i += end;
 	}
-	list_for_each_entry(job, &jobs, node)
-		npu_queue_trace_submit(job);
-	npu_queue_append(q, &jobs);
 	if (d != stack)
 		kvfree(d);
+	WRITE_ONCE(q->ctrl->submitted_seq, q->seq);
+
+	list_for_each_entry_safe(job, tmp, &jobs, node) {
+		if (job->members)
+			npu_queue_prepare_batch(q, &jobs, job);
+		else
+			npu_queue_prepare_job(q, job);
+	}
+	npu_queue_append(q, &jobs);
 	return 0;
 
 err_free:
 	/* As if this doorbell never came: nothing numbered, nothing held. */
 	list_for_each_entry_safe(job, tmp, &jobs, node) {
-		npu_dma_job_put_refs(job);
+		kvfree(job->members);
 		kmem_cache_free(npu_dma_job_cache, job);
 	}
 	q->seq = seq;

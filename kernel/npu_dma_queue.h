@@ -85,6 +85,9 @@ struct npu_dma_queue;
  *	BATCH_END, a job each (not on any list), run and retired with it;
  *	@last_seq is then the BATCH_END's sequence number
  * @nr_members: entries of @members, the BATCH_END included
+ * @prepared: members validated so far (release; waited for with
+ *	wait_var_event()): the batch is queued before they are, so that
+ *	its first members run while the doorbell validates the rest
  */
 struct npu_dma_job {
 	struct list_head node;
@@ -104,6 +107,7 @@ struct npu_dma_job {
 	u32 pos;
 	struct npu_dma_job *members;
 	u32 nr_members;
+	u32 prepared;
 };
 
 /**
@@ -194,8 +198,8 @@ struct npu_dma_device *npu_dma_alloc_ndev(struct npu_dma_range *range);
 int npu_dma_desc_check(const struct npu_dma_desc *d);
 int npu_dma_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job);
 void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job);
-void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *members,
-			   u32 n);
+void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
+			   void (*progress)(struct npu_dma_job *batch, u32 done));
 void npu_dma_job_put_refs(struct npu_dma_job *job);
 
 /* npu_dma_graph.c: validate-once descriptor lists */

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -275,6 +276,100 @@ START_TEST(test_batch_then_ordered_copy)
 END_TEST
 
 /*
+ * Members of one batch resolved in one pass: ranges shared by neighbours,
+ * a pageable member and a second allocation in between, failures in the
+ * middle. Each failure is reported at its own sequence number, the other
+ * members all land.
+ */
+START_TEST(test_batch_member_errors)
+{
+	int npu = npu_of(NPU_DMA_BACKEND_SIM, 0);
+	struct npu_dma_desc b[12], d;
+	uint64_t dev2, seq0, last;
+	struct side s;
+	uint8_t *pg;
+	int i;
+
+	side_open(&s, npu < 0 ? nr_npus - 1 : npu);
+	ck_assert_int_eq(npu_raw_alloc(s.fd, 64 * 1024, NPU_DMA_MEM_NORMAL_ONLY, &dev2), 0);
+	pg = malloc(4096);
+	ck_assert_ptr_nonnull(pg);
+	memset(pg, 0x5c, 4096);
+	t_pattern_fill(s.host, 16 * 1024, 7);
+	memset(b, 0, sizeof(b));
+	b[0].opcode = NPU_DMA_OP_BATCH_BEGIN;
+	for (i = 1; i <= 3; i++)	/* #2 runs past the end of the allocation */
+		b[i] = npu_raw_copy(i == 2 ? s.dev + BUF - 512 : s.dev + (i - 1) * 1024,
+				    (uintptr_t)s.host + (i - 1) * 1024, 1024,
+				    NPU_DMA_DESC_F_SRC_HOST);
+	b[4] = npu_raw_copy(dev2, (uintptr_t)pg, 1024,
+			    NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
+	b[5] = npu_raw_copy(s.dev + 3072, (uintptr_t)s.host + 3072, 1024,
+			    NPU_DMA_DESC_F_SRC_HOST);
+	b[6].opcode = NPU_DMA_OP_EVENT_RECORD;	/* not a batch member */
+	b[7] = npu_raw_copy(dev2 + 1024, (uintptr_t)s.host + 4096, 1024,
+			    NPU_DMA_DESC_F_SRC_HOST);
+	/* Runs past the end of the registration. */
+	b[8] = npu_raw_copy(s.dev + 4096, (uintptr_t)s.host + BUF - 512, 1024,
+			    NPU_DMA_DESC_F_SRC_HOST);
+	b[9] = (struct npu_dma_desc){
+		.opcode = NPU_DMA_OP_FILL, .fill_size = 1, .dst = dev2 + 2048,
+		.len = 1024, .value = 0x3e,
+	};
+	b[10].opcode = NPU_DMA_OP_NOP;
+	b[11].opcode = NPU_DMA_OP_BATCH_END;
+	last = npu_raw_push_n(&s.q, b, 12);
+	seq0 = last - 11;
+	ck_assert_int_eq(npu_raw_submit(&s.q), 12);
+	ck_assert_int_eq(npu_raw_wait(&s.q, last, 60000), 0);
+	d = npu_raw_copy((uintptr_t)s.host + 128 * 1024, s.dev, 4096,
+			 NPU_DMA_DESC_F_DST_HOST);
+	ck_assert_int_eq(npu_raw_run(&s.q, &d), 0);
+	d = npu_raw_copy((uintptr_t)s.host + 160 * 1024, dev2, 3072,
+			 NPU_DMA_DESC_F_DST_HOST);
+	ck_assert_int_eq(npu_raw_run(&s.q, &d), 0);
+
+	ck_assert_uint_eq(s.q.ctrl->error_seq, seq0 + 2);
+	ck_assert_int_eq(s.q.ctrl->error, -EFAULT);
+	ck_assert_uint_eq(s.q.ctrl->last_error_seq, seq0 + 8);
+	ck_assert_int_eq(s.q.ctrl->last_error, -EFAULT);
+	ck_assert_uint_eq(s.q.ctrl->error_count, 3);
+	ck_assert(!memcmp(s.host + 128 * 1024, s.host, 1024));
+	ck_assert(!memcmp(s.host + 128 * 1024 + 2048, s.host + 2048, 2048));
+	ck_assert(!memcmp(s.host + 160 * 1024, pg, 1024));
+	ck_assert(!memcmp(s.host + 160 * 1024 + 1024, s.host + 4096, 1024));
+	for (i = 0; i < 1024; i++)
+		ck_assert_uint_eq(s.host[160 * 1024 + 2048 + i], 0x3e);
+	free(pg);
+	side_close(&s);
+}
+END_TEST
+
+/* Closing the file while a batch runs cancels what has not started. */
+START_TEST(test_batch_closed_midway)
+{
+	int npu = npu_of(NPU_DMA_BACKEND_SIM, 0);
+	struct npu_dma_desc b[62] = { { .opcode = NPU_DMA_OP_BATCH_BEGIN } };
+	struct npu_raw_queue q;
+	struct side s;
+	int i;
+
+	side_open(&s, npu < 0 ? nr_npus - 1 : npu);
+	ck_assert_int_eq(npu_raw_queue_create(s.fd, 64, &q), 0);
+	for (i = 1; i <= 60; i++)
+		b[i] = npu_raw_copy(s.dev, (uintptr_t)s.host, BUF,
+				    NPU_DMA_DESC_F_SRC_HOST);
+	b[61].opcode = NPU_DMA_OP_BATCH_END;
+	npu_raw_push_n(&q, b, 62);
+	ck_assert_int_eq(npu_raw_submit(&q), 62);
+	close(s.fd);	/* the queue's mappings stay until unmapped */
+	npu_raw_queue_destroy(&q);
+	npu_raw_queue_destroy(&s.q);
+	munmap(s.host, BUF);
+}
+END_TEST
+
+/*
  * Batches rung in back to back while the worker is still busy with the
  * previous ones: a doorbell's BATCH_BEGIN must never reach the worker
  * before its BATCH_END (it once did, and the worker walked off the list).
@@ -498,6 +593,8 @@ static Suite *queue_suite(void)
 	tcase_add_test(tc, test_wait_across_npus);
 	tcase_add_test(tc, test_wait_for_the_past);
 	tcase_add_test(tc, test_batch_then_ordered_copy);
+	tcase_add_test(tc, test_batch_member_errors);
+	tcase_add_test(tc, test_batch_closed_midway);
 	tcase_add_test(tc, test_batches_back_to_back);
 	tcase_add_test(tc, test_ring_wraps);
 	tcase_add_test(tc, test_eventfd_signalled);
