@@ -109,6 +109,17 @@ START_TEST(test_roundtrip_pageable)
 }
 END_TEST
 
+/* Run a fill of @len bytes of 0x5a at @dev, then a 2-D copy @d: both fine. */
+static void fill_then_2d(struct npu_raw_queue *q, uint64_t dev, uint64_t len,
+			 const struct npu_dma_desc *d)
+{
+	struct npu_dma_desc f = { .opcode = NPU_DMA_OP_FILL, .fill_size = 1,
+				  .dst = dev, .len = len, .value = 0x5a };
+
+	ck_assert_int_eq(npu_raw_run(q, &f), 0);
+	ck_assert_int_eq(npu_raw_run(q, d), 0);
+}
+
 START_TEST(test_fill_and_2d_against_reference)
 {
 	int npu = _i, fd;
@@ -131,14 +142,11 @@ START_TEST(test_fill_and_2d_against_reference)
 	t_pattern_fill(src, sp * h, 9);
 
 	/* Device: fill 0x5a, then a 2-D copy of w x h from src (pitch sp). */
-	d = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_FILL, .fill_size = 1,
-				   .dst = dev, .len = dp * h, .value = 0x5a };
-	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
 	d = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_COPY_2D,
 				   .flags = NPU_DMA_DESC_F_SRC_HOST, .height = h,
 				   .src = (uintptr_t)src, .dst = dev, .len = w,
 				   .src_pitch = sp, .dst_pitch = dp };
-	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+	fill_then_2d(&q, dev, dp * h, &d);
 	d = npu_raw_copy((uintptr_t)out, dev, dp * h, NPU_DMA_DESC_F_DST_HOST);
 	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
 
@@ -193,14 +201,11 @@ START_TEST(test_tall_2d_against_reference)
 	ck_assert_int_eq(npu_raw_register(fd, out, (size_t)dp * h * 2, 0), 0);
 	t_pattern_fill(src, (size_t)sp * h, 11);
 
-	d = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_FILL, .fill_size = 1,
-				   .dst = dev, .len = dp * h * 2, .value = 0x5a };
-	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
 	d = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_COPY_2D,
 				   .flags = NPU_DMA_DESC_F_SRC_HOST, .height = h,
 				   .src = (uintptr_t)src, .dst = dev, .len = w,
 				   .src_pitch = sp, .dst_pitch = dp };
-	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+	fill_then_2d(&q, dev, dp * h * 2, &d);
 	/* The rows onto the second half, 8 bytes further in each row. */
 	d = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_COPY_2D, .height = h,
 				   .src = dev, .dst = dev + dp * h + 8, .len = w,
