@@ -345,16 +345,6 @@ void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 		npu_desc_reject(ctx, job, ret);
 }
 
-/* A failed member's own references go: later members must not share them. */
-static void npu_desc_cache_forget(struct npu_desc_cache *c,
-				  const struct npu_dma_job *job)
-{
-	if (!job->src.shared && job->src.obj == c->last[0])
-		c->last[0] = NULL;
-	if (!job->dst.shared && job->dst.obj == c->last[1])
-		c->last[1] = NULL;
-}
-
 /**
  * npu_dma_batch_prepare() - validate and resolve the members of a batch
  * @ctx: submitting context (its process is current)
@@ -389,7 +379,12 @@ void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
 			ret = -EINVAL;
 		if (!ret)
 			continue;
-		npu_desc_cache_forget(&c, job);
+		/*
+		 * Its references go, not under ctx->lock (the last put of a
+		 * range may take mmap_lock), and later members must not
+		 * share them.
+		 */
+		npu_desc_cache_unlock(&c);
 		npu_desc_reject(ctx, job, ret);
 	}
 	npu_desc_cache_unlock(&c);
