@@ -270,8 +270,10 @@ void npu_dma_debugfs_remove(struct npu_dma_device *ndev);
 extern atomic_t npu_dma_fault_edu_lost_irqs;
 
 /* npu_dma_edu.c, npu_dma_sim.c: engines */
+int npu_dma_edu_check_params(void);
 int npu_dma_edu_init(void);
 void npu_dma_edu_exit(void);
+int npu_dma_sim_check_params(unsigned int nr_sim);
 int npu_dma_sim_init(unsigned int nr_sim);
 void npu_dma_sim_exit(void);
 

@@ -22,6 +22,13 @@ static int __init npu_dma_init(void)
 {
 	int ret;
 
+	/* Every parameter first: a bad one must not leave devices probed. */
+	ret = npu_dma_edu_check_params();
+	if (!ret)
+		ret = npu_dma_sim_check_params(nr_sim);
+	if (ret)
+		return ret;
+
 	ret = npu_dma_chrdev_init();
 	if (ret) {
 		pr_err(NPU_DMA_NAME ": Failed to register char devices: %d\n", ret);

@@ -319,7 +319,12 @@ static struct pci_driver npu_edu_driver = {
 	.remove = npu_edu_remove,
 };
 
-int npu_dma_edu_init(void)
+/**
+ * npu_dma_edu_check_params() - check the edu parameters
+ *
+ * Return: 0, or -EINVAL with a line naming the parameter.
+ */
+int npu_dma_edu_check_params(void)
 {
 	if (edu_dma_bits < 24 || edu_dma_bits > 64) {
 		pr_err(NPU_DMA_NAME ": edu_dma_bits=%u out of range (24..64)\n",
@@ -336,6 +341,11 @@ int npu_dma_edu_init(void)
 		       edu_mem_mb);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int npu_dma_edu_init(void)
+{
 	return pci_register_driver(&npu_edu_driver);
 }
 

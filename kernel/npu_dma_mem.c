@@ -90,10 +90,21 @@ static int npu_devmem_alloc_eager(struct npu_dma_device *ndev,
 		return -ENOMEM;
 
 	for (i = 0; i < mem->nr_pages; i++) {
+		/*
+		 * A narrow DMA mask can leave too few reachable pages (with
+		 * 28 bits, the pages below 256 MiB): a failure the probe
+		 * reports, not one for the allocator to warn about.
+		 */
 		mem->eager[i] = dma_alloc_pages(ndev->parent, PAGE_SIZE, &mem->dma[i],
-						DMA_BIDIRECTIONAL, GFP_KERNEL);
-		if (!mem->eager[i])
+						DMA_BIDIRECTIONAL,
+						GFP_KERNEL | __GFP_NOWARN);
+		if (!mem->eager[i]) {
+			dev_err(ndev->parent,
+				"Only %lu of %llu MiB of device memory reachable with a %u-bit DMA mask\n",
+				i >> (20 - PAGE_SHIFT), ndev->mem_size >> 20,
+				fls64(dma_get_mask(ndev->parent)));
 			return -ENOMEM;
+		}
 		/*
 		 * Cannot fail here, but 6.1's DMA-API debugging records the
 		 * page as a streaming mapping and reports it unchecked when

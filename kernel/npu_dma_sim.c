@@ -209,7 +209,13 @@ static struct platform_driver npu_sim_driver = {
 	.remove = npu_sim_remove,
 };
 
-static int npu_sim_check_params(unsigned int nr_sim)
+/**
+ * npu_dma_sim_check_params() - check the sim parameters
+ * @nr_sim: number of simulated NPUs asked for
+ *
+ * Return: 0, or -EINVAL with a line naming the parameter.
+ */
+int npu_dma_sim_check_params(unsigned int nr_sim)
 {
 	if (nr_sim > NPU_SIM_MAX_DEVICES) {
 		pr_err(NPU_DMA_NAME ": nr_sim=%u out of range (0..%u)\n",
@@ -245,7 +251,7 @@ int npu_dma_sim_init(unsigned int nr_sim)
 	struct platform_device *pdev;
 	int ret;
 
-	ret = npu_sim_check_params(nr_sim);
+	ret = npu_dma_sim_check_params(nr_sim);
 	if (ret)
 		return ret;
 	if (nr_sim)

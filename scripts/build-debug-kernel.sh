@@ -17,6 +17,8 @@
 #   build-debug-kernel.sh module     build npu_dma.ko against it, into
 #                                    build/debug-kernel/npu_dma.ko
 #   build-debug-kernel.sh path       print the build directory
+#   build-debug-kernel.sh cached     exit 0 if the kernel is built for the
+#                                    current configuration and source
 #   build-debug-kernel.sh guest-check [TEST...]
 #                                    in the guest (make check-debug):
 #                                    tests/vm/runtests.sh, then a kmemleak
@@ -124,12 +126,26 @@ configure() {
 	done
 }
 
+config_want() {
+	printf '%s\n' "${CONFIG_OPTS[@]}" | sha1sum | cut -c1-16
+}
+
+# Exit 0 if a kernel of the current configuration is built and its
+# source is the installed one: make check-debug then needs no kernel
+# build (.ci/run asks before running it).
+kernel_cached() {
+	local tarball=/usr/src/$SRCPKG.tar.xz
+	[ -f "$OBJ/arch/x86/boot/bzImage" ] && [ -f "$tarball" ] &&
+		[ "$SRC/Makefile" -nt "$tarball" ] &&
+		[ "$(cat "$OBJ/.npu-config-stamp" 2>/dev/null)" = "$(config_want)" ]
+}
+
 build_kernel() {
 	local stamp=$OBJ/.npu-config-stamp want start
 	install_deps
 	unpack_source
 	mkdir -p "$OBJ"
-	want=$(printf '%s\n' "${CONFIG_OPTS[@]}" | sha1sum | cut -c1-16)
+	want=$(config_want)
 	if [ ! -f "$OBJ/.config" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 		configure
 		echo "$want" > "$stamp"
@@ -184,6 +200,7 @@ case "${1:-kernel}" in
 kernel) build_kernel ;;
 module) build_module ;;
 path) echo "$OBJ" ;;
+cached) kernel_cached ;;
 guest-check) shift; guest_check "$@" ;;
-*) echo "usage: $0 [kernel|module|path|guest-check [TEST...]]" >&2; exit 2 ;;
+*) echo "usage: $0 [kernel|module|path|cached|guest-check [TEST...]]" >&2; exit 2 ;;
 esac

@@ -265,6 +265,9 @@ static void assert_load_rejected(const char *params, const char *line)
 	ck_assert_ptr_nonnull(log);
 	ck_assert_msg(strstr(log, line), "no '%s' in dmesg after insmod %s:\n%s",
 		      line, params, log);
+	/* Parameters are checked before any device is probed. */
+	ck_assert_msg(!strstr(log, " engine, "), "devices probed by insmod %s:\n%s",
+		      params, log);
 	free(log);
 	assert_nothing_left();
 }
