@@ -139,22 +139,25 @@ static aclError acl_batch_fail(const struct acl_batch_args *a, size_t i,
 	return ret;
 }
 
-/* One member's side against its attribute: 107000 naming it. */
+/*
+ * One member's side against its attribute: 107000 naming it. *@ptr is
+ * classified once here and planned from (acl_plan_copy_ptrs()).
+ */
 static aclError acl_batch_side(const struct acl_batch_args *a, size_t i,
-			       size_t k, bool is_src, enum acl_loc *loc)
+			       size_t k, bool is_src, struct acl_ptr *ptr)
 {
-	const void *p = is_src ? a->srcs[i] : a->dsts[i];
 	const aclrtMemLocation *want = is_src ? &a->attrs[k].srcLoc :
 						&a->attrs[k].dstLoc;
-	struct acl_device *dev;
 
-	*loc = acl_classify(p, &dev);
-	if (acl_loc_fits(*loc, dev, want))
+	ptr->p = is_src ? a->srcs[i] : a->dsts[i];
+	ptr->loc = acl_classify(ptr->p, &ptr->dev);
+	if (acl_loc_fits(ptr->loc, ptr->dev, want))
 		return ACL_SUCCESS;
 	return acl_batch_fail(a, i, acl_err(ACL_ERROR_RT_PARAM_INVALID,
 		"%s[%zu]=%p is %s memory (device %d), but attrs[%zu].%s says "
-		"type=%d id=%u", is_src ? "srcs" : "dsts", i, p,
-		acl_loc_name(*loc), *loc == ACL_LOC_DEVICE ? dev->id : -1, k,
+		"type=%d id=%u", is_src ? "srcs" : "dsts", i, ptr->p,
+		acl_loc_name(ptr->loc),
+		ptr->loc == ACL_LOC_DEVICE ? ptr->dev->id : -1, k,
 		is_src ? "srcLoc" : "dstLoc", (int)want->type, want->id));
 }
 
@@ -191,14 +194,15 @@ static int acl_blist_add(struct acl_blist *l, const struct npu_dma_desc *d)
 
 /* Plan member @i (direction @kind) on *@run and add its descriptors. */
 static aclError acl_batch_member(const struct acl_batch_args *a, size_t i,
-				 aclrtMemcpyKind kind, struct acl_device **run,
-				 struct acl_blist *l)
+				 const struct acl_ptr *dst,
+				 const struct acl_ptr *src, aclrtMemcpyKind kind,
+				 struct acl_device **run, struct acl_blist *l)
 {
 	uint64_t max, off;
 	struct acl_xfer x;
 	aclError ret;
 
-	ret = acl_plan_copy(&x, a->dsts[i], a->srcs[i], a->sizes[i], kind, *run);
+	ret = acl_plan_copy_ptrs(&x, dst, src, a->sizes[i], kind, *run);
 	if (ret)
 		return acl_batch_fail(a, i, ret);
 	*run = x.dev;
@@ -226,7 +230,7 @@ static aclError acl_batch_plan(const struct acl_batch_args *a,
 			       struct acl_device **run, struct acl_blist *l)
 {
 	aclrtMemcpyKind dir = ACL_MEMCPY_DEFAULT, k;
-	enum acl_loc sloc, dloc;
+	struct acl_ptr src, dst;
 	size_t i, attr = 0;
 	aclError ret;
 
@@ -241,19 +245,19 @@ static aclError acl_batch_plan(const struct acl_batch_args *a,
 					i));
 			continue;
 		}
-		ret = acl_batch_side(a, i, attr, true, &sloc);
+		ret = acl_batch_side(a, i, attr, true, &src);
 		if (!ret)
-			ret = acl_batch_side(a, i, attr, false, &dloc);
+			ret = acl_batch_side(a, i, attr, false, &dst);
 		if (ret)
 			return ret;
-		if ((sloc == ACL_LOC_DEVICE) == (dloc == ACL_LOC_DEVICE))
+		if ((src.loc == ACL_LOC_DEVICE) == (dst.loc == ACL_LOC_DEVICE))
 			return acl_batch_fail(a, i, acl_err(
 				ACL_ERROR_RT_PARAM_INVALID,
 				"copy %zu is %s to %s: batches copy between host "
-				"and device", i, acl_loc_name(sloc),
-				acl_loc_name(dloc)));
-		k = sloc == ACL_LOC_DEVICE ? ACL_MEMCPY_DEVICE_TO_HOST :
-					     ACL_MEMCPY_HOST_TO_DEVICE;
+				"and device", i, acl_loc_name(src.loc),
+				acl_loc_name(dst.loc)));
+		k = src.loc == ACL_LOC_DEVICE ? ACL_MEMCPY_DEVICE_TO_HOST :
+						ACL_MEMCPY_HOST_TO_DEVICE;
 		if (dir != ACL_MEMCPY_DEFAULT && k != dir)
 			return acl_batch_fail(a, i, acl_err(
 				ACL_ERROR_RT_PARAM_INVALID,
@@ -261,7 +265,7 @@ static aclError acl_batch_plan(const struct acl_batch_args *a,
 				"per batch", i, acl_kind_name(k),
 				acl_kind_name(dir)));
 		dir = k;
-		ret = acl_batch_member(a, i, k, run, l);
+		ret = acl_batch_member(a, i, &dst, &src, k, run, l);
 		if (ret)
 			return ret;
 	}

@@ -103,16 +103,12 @@ static aclError acl_plan_host_dev(struct acl_xfer *x, const char *name,
 	return ACL_SUCCESS;
 }
 
-/*
- * Plan a copy. @run is the NPU the caller will run it on (a stream's), or
- * NULL to use the device memory's own.
- */
-aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
-		       size_t count, aclrtMemcpyKind kind, struct acl_device *run)
+aclError acl_plan_copy_ptrs(struct acl_xfer *x, const struct acl_ptr *dst,
+			    const struct acl_ptr *src, size_t count,
+			    aclrtMemcpyKind kind, struct acl_device *run)
 {
-	struct acl_device *sdev, *ddev;
-	enum acl_loc sloc = acl_classify(src, &sdev);
-	enum acl_loc dloc = acl_classify(dst, &ddev);
+	struct acl_device *sdev = src->dev, *ddev = dst->dev;
+	enum acl_loc sloc = src->loc, dloc = dst->loc;
 	aclrtMemcpyKind k;
 	aclError ret;
 
@@ -130,31 +126,47 @@ aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
 	if (acl_resolve_kind(sloc, dloc, kind, &k))
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "kind=%s does not fit src=%p dst=%p",
-			       acl_kind_name(kind), src, dst);
+			       acl_kind_name(kind), src->p, dst->p);
 	x->dev = run;
 	switch (k) {
 	case ACL_MEMCPY_HOST_TO_DEVICE:
-		return acl_plan_host_dev(x, "dst", dst, ddev, dloc, src, true);
+		return acl_plan_host_dev(x, "dst", dst->p, ddev, dloc, src->p,
+					 true);
 	case ACL_MEMCPY_DEVICE_TO_HOST:
-		return acl_plan_host_dev(x, "src", src, sdev, sloc, dst, false);
+		return acl_plan_host_dev(x, "src", src->p, sdev, sloc, dst->p,
+					 false);
 	case ACL_MEMCPY_DEVICE_TO_DEVICE:
 		if (!x->dev && sloc == ACL_LOC_DEVICE && dloc == ACL_LOC_DEVICE &&
 		    sdev != ddev)
 			x->dev = acl_d2d_runner(sdev, ddev);
-		ret = acl_xfer_dev_side("src", src, sdev, sloc, &x->dev);
+		ret = acl_xfer_dev_side("src", src->p, sdev, sloc, &x->dev);
 		if (!ret)
-			ret = acl_xfer_dev_side("dst", dst, ddev, dloc, &x->dev);
+			ret = acl_xfer_dev_side("dst", dst->p, ddev, dloc, &x->dev);
 		if (!ret) {
-			x->tmpl.src = acl_dev_addr(sdev, src);
-			x->tmpl.dst = acl_dev_addr(ddev, dst);
+			x->tmpl.src = acl_dev_addr(sdev, src->p);
+			x->tmpl.dst = acl_dev_addr(ddev, dst->p);
 		}
 		return ret;
 	default:
 		x->dev = NULL;		/* host to host: memcpy */
-		x->tmpl.src = (uintptr_t)src;
-		x->tmpl.dst = (uintptr_t)dst;
+		x->tmpl.src = (uintptr_t)src->p;
+		x->tmpl.dst = (uintptr_t)dst->p;
 		return ACL_SUCCESS;
 	}
+}
+
+/*
+ * Plan a copy. @run is the NPU the caller will run it on (a stream's), or
+ * NULL to use the device memory's own.
+ */
+aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
+		       size_t count, aclrtMemcpyKind kind, struct acl_device *run)
+{
+	struct acl_ptr d = { .p = dst }, s = { .p = src };
+
+	s.loc = acl_classify(src, &s.dev);
+	d.loc = acl_classify(dst, &d.dev);
+	return acl_plan_copy_ptrs(x, &d, &s, count, kind, run);
 }
 
 /*

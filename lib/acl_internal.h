@@ -504,6 +504,18 @@ struct acl_xfer {
  */
 aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
 		       size_t count, aclrtMemcpyKind kind, struct acl_device *run);
+
+/* A pointer and what acl_classify() found it to be. */
+struct acl_ptr {
+	const void *p;
+	enum acl_loc loc;
+	struct acl_device *dev;
+};
+
+/* acl_plan_copy() for pointers the caller has classified already. */
+aclError acl_plan_copy_ptrs(struct acl_xfer *x, const struct acl_ptr *dst,
+			    const struct acl_ptr *src, size_t count,
+			    aclrtMemcpyKind kind, struct acl_device *run);
 /* Plan a FILL of the low byte of @value over @count bytes at @p. */
 aclError acl_plan_fill(struct acl_xfer *x, void *p, int32_t value, size_t count,
 		       struct acl_device *run);
