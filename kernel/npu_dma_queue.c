@@ -316,12 +316,14 @@ static void npu_batch_run_members(struct npu_dma_batch *b)
 	while ((i = atomic_inc_return(&b->next) - 1) < b->count) {
 		job = &b->begin->members[i];
 		npu_batch_wait_prepared(b->begin, i + 1);
-		if (job->status || job->d.opcode == NPU_DMA_OP_NOP)
+		if (job->status)
 			continue;
 		if (READ_ONCE(b->q->aborting)) {
-			job->status = -ECANCELED;
+			job->status = -ECANCELED;	/* as any job not started */
 			continue;
 		}
+		if (job->d.opcode == NPU_DMA_OP_NOP)
+			continue;
 		if (chan < 0)
 			chan = npu_dma_chan_get(ndev);
 		job->chan = chan;
