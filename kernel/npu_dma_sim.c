@@ -251,9 +251,7 @@ int npu_dma_sim_init(unsigned int nr_sim)
 	struct platform_device *pdev;
 	int ret;
 
-	ret = npu_dma_sim_check_params(nr_sim);
-	if (ret)
-		return ret;
+	/* npu_dma_init() has checked the parameters before any probe. */
 	if (nr_sim)
 		npu_sim_calibrate();
 
