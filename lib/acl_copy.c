@@ -302,6 +302,58 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax,
 	return acl_xfer_run_sync(&x);
 }
 
+/* Does @p lie in @dev's reserved device range (as acl_va_find() sees it)? */
+static bool acl_on_dev(const struct acl_device *dev, const void *p)
+{
+	uintptr_t base = __atomic_load_n(&dev->va_base, __ATOMIC_ACQUIRE);
+
+	return base && (uintptr_t)p - base < dev->va_size;
+}
+
+/*
+ * The common asynchronous copy planned and pushed in one go, without the
+ * general planner's layers (its call overhead was a third of the call):
+ * host memory this thread last found pinned on the stream's NPU and that
+ * NPU's own memory, any kind up to DEFAULT (for this pair CANN forces
+ * the kind), one descriptor, no capture. Return: false when anything is
+ * otherwise; the general path then plans it (and reports any error).
+ */
+static bool acl_copy_fast(void *dst, const void *src, size_t count,
+			  aclrtMemcpyKind kind, struct acl_stream *s,
+			  aclError *ret)
+{
+	struct acl_device *dev = s->ctx->dev;
+	uint64_t max = dev->info.max_copy_len ? dev->info.max_copy_len :
+		       (1ULL << 30);
+	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_COPY, .len = count };
+	uint64_t seq;
+	int err;
+
+	if ((unsigned int)kind > ACL_MEMCPY_DEFAULT || count > max)
+		return false;
+	if (acl_on_dev(dev, dst) && acl_host_hit_pinned(dev, src, count)) {
+		d.flags = NPU_DMA_DESC_F_SRC_HOST;
+		d.src = (uintptr_t)src;
+		d.dst = acl_dev_addr(dev, dst);
+	} else if (acl_on_dev(dev, src) && acl_host_hit_pinned(dev, dst, count)) {
+		d.flags = NPU_DMA_DESC_F_DST_HOST;
+		d.src = acl_dev_addr(dev, src);
+		d.dst = (uintptr_t)dst;
+	} else {
+		return false;
+	}
+	pthread_mutex_lock(&s->ring->lock);
+	if (s->graph) {
+		pthread_mutex_unlock(&s->ring->lock);
+		return false;		/* captured: the general path records it */
+	}
+	err = acl_ring_push_one(s->ring, &d, &seq);
+	pthread_mutex_unlock(&s->ring->lock);
+	*ret = err ? acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT") :
+		     ACL_SUCCESS;
+	return true;
+}
+
 static aclError acl_memcpy_async(void *dst, size_t destMax, const void *src,
 				 size_t count, aclrtMemcpyKind kind,
 				 aclrtStream stream, bool need_pinned)
@@ -323,6 +375,8 @@ static aclError acl_memcpy_async(void *dst, size_t destMax, const void *src,
 		return ACL_SUCCESS;
 	s = acl_stream_lookup(stream, &ret);
 	if (!s)
+		return ret;
+	if (acl_copy_fast(dst, src, count, kind, s, &ret))
 		return ret;
 	ret = acl_plan_copy(&x, dst, src, count, kind, s->ctx->dev);
 	if (ret)

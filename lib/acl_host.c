@@ -200,15 +200,21 @@ bool acl_host_is_acl(const void *p)
 	return i >= 0;
 }
 
+bool acl_host_hit_pinned(const struct acl_device *dev, const void *p,
+			 uint64_t len)
+{
+	const struct acl_host_hit *h = acl_host_hit_get((uintptr_t)p, len);
+
+	return h && h->pin_dev == dev && h->pin_gen == dev->gen;
+}
+
 bool acl_host_pinned_on(struct acl_device *dev, const void *p, uint64_t len)
 {
-	const struct acl_host_hit *h;
 	uintptr_t a = (uintptr_t)p;
 	bool pinned = false;
 	ssize_t i;
 
-	h = acl_host_hit_get(a, len);
-	if (h && h->pin_dev == dev && h->pin_gen == dev->gen)
+	if (acl_host_hit_pinned(dev, p, len))
 		return true;
 	pthread_mutex_lock(&acl_host_lock);
 	i = acl_host_find(&acl_hosts, a);

@@ -78,6 +78,12 @@ void acl_ring_shutdown(struct acl_ring *r);
  */
 int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 			   size_t n, uint64_t *first, uint64_t *last);
+/*
+ * acl_ring_submit_locked() for one descriptor, the common case of an
+ * asynchronous copy, without the burst loop. @seq: its sequence number.
+ */
+int acl_ring_push_one(struct acl_ring *r, const struct npu_dma_desc *d,
+		      uint64_t *seq);
 int acl_ring_submit(struct acl_ring *r, const struct npu_dma_desc *d, size_t n,
 		    uint64_t *first, uint64_t *last);
 uint64_t acl_ring_completed(const struct acl_ring *r);
@@ -426,6 +432,13 @@ extern struct acl_host_table acl_hosts;
  * false if it is ordinary (pageable) memory.
  */
 bool acl_host_pinned_on(struct acl_device *dev, const void *p, uint64_t len);
+/*
+ * Lock-free half of acl_host_pinned_on(): true if this thread's last
+ * lookup found [p, p + len) in one acl region pinned on @dev, still
+ * current. False decides nothing: ask acl_host_pinned_on().
+ */
+bool acl_host_hit_pinned(const struct acl_device *dev, const void *p,
+			 uint64_t len);
 /* Does @p lie in an acl host region (aclrtMallocHost, registered)? */
 bool acl_host_is_acl(const void *p);
 /* Drop the registrations a closing device had. */

@@ -183,6 +183,28 @@ static uint64_t acl_descs_seqs(const struct npu_dma_desc *d, size_t n)
 	return seqs;
 }
 
+int acl_ring_push_one(struct acl_ring *r, const struct npu_dma_desc *d,
+		      uint64_t *seq)
+{
+	uint32_t tail = r->ctrl->sq_tail;
+	int ret;
+
+	if (r->destroyed)
+		return -ENOENT;
+	if (d->opcode == NPU_DMA_OP_GRAPH || !acl_ring_room(r, tail))
+		return acl_ring_submit_locked(r, d, 1, seq, seq);
+	r->ring[tail & (r->entries - 1)] = *d;
+	__atomic_store_n(&r->ctrl->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	ret = acl_ring_kick(r, tail + 1);
+	if (ret) {
+		/* Nothing consumed: take it back. */
+		__atomic_store_n(&r->ctrl->sq_tail, tail, __ATOMIC_RELEASE);
+		return ret;
+	}
+	*seq = ++r->seq;
+	return 0;
+}
+
 int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 			   size_t n, uint64_t *first, uint64_t *last)
 {
