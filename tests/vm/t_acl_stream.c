@@ -146,6 +146,51 @@ START_TEST(test_pageable_async_is_complete_on_return)
 }
 END_TEST
 
+/*
+ * The pinned fast path of aclrtMemcpyAsync remembers the last host range
+ * it found: once that range is unregistered, the next copy of it is
+ * pageable (complete on return, refused where pinned memory is required),
+ * in both directions.
+ */
+START_TEST(test_async_forgets_unregistered_range)
+{
+	size_t len = 3 * 4096;
+	char *buf = aligned_alloc(4096, len), *back = malloc(len);
+	void *d, *dp;
+	aclrtStream s;
+	int dev;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_OK(aclrtMalloc(&d, len, ACL_MEM_MALLOC_HUGE_FIRST));
+	T_ACL_OK(aclrtHostRegister(buf, len, ACL_HOST_REGISTER_MAPPED, &dp));
+	t_pattern_fill(buf, len, 31);
+	T_ACL_OK(aclrtMemcpyAsync(d, len, buf, len, ACL_MEMCPY_HOST_TO_DEVICE, s));
+	T_ACL_OK(aclrtMemcpyAsync(buf, len, d, len, ACL_MEMCPY_DEVICE_TO_HOST, s));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	T_ACL_OK(aclrtHostUnregister(buf));
+
+	t_pattern_fill(buf, len, 32);
+	T_ACL_EQ(aclrtMemcpyAsyncWithCondition(d, len, buf, len,
+					       ACL_MEMCPY_HOST_TO_DEVICE, s),
+		 ACL_ERROR_RT_PARAM_INVALID);
+	T_ACL_OK(aclrtMemcpyAsync(d, len, buf, len, ACL_MEMCPY_HOST_TO_DEVICE, s));
+	memset(buf, 0, len);
+	T_ACL_OK(aclrtMemcpyAsync(buf, len, d, len, ACL_MEMCPY_DEVICE_TO_HOST, s));
+	/* Pageable: done on return, before any synchronize. */
+	ck_assert_uint_eq(t_pattern_check(buf, len, 32), len);
+	memcpy(back, buf, len);
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert_uint_eq(t_pattern_check(back, len, 32), len);
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtFree(d));
+	free(buf);
+	free(back);
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
 /* s2 reads what s1 writes, ordered only by an event. */
 START_TEST(test_two_streams_ordered_by_event)
 {
@@ -493,6 +538,7 @@ static Suite *acl_stream_suite(void)
 	tcase_add_loop_test(tc, test_stream_lifecycle, 0, 2);
 	tcase_add_loop_test(tc, test_chain_on_one_stream, 0, 2);
 	tcase_add_loop_test(tc, test_pageable_async_is_complete_on_return, 0, 2);
+	tcase_add_loop_test(tc, test_async_forgets_unregistered_range, 0, 2);
 	tcase_add_loop_test(tc, test_two_streams_ordered_by_event, 0, 2);
 	tcase_add_loop_test(tc, test_event_elapsed_time, 0, 2);
 	tcase_add_loop_test(tc, test_event_flags_and_status, 0, 2);
