@@ -310,38 +310,47 @@ static bool acl_on_dev(const struct acl_device *dev, const void *p)
 	return base && (uintptr_t)p - base < dev->va_size;
 }
 
+bool acl_plan_fast(struct npu_dma_desc *d, void *dst, const void *src,
+		   size_t count, aclrtMemcpyKind kind, struct acl_device *dev)
+{
+	uint64_t max = dev->info.max_copy_len ? dev->info.max_copy_len :
+		       (1ULL << 30);
+
+	if ((unsigned int)kind > ACL_MEMCPY_DEFAULT || count > max)
+		return false;
+	memset(d, 0, sizeof(*d));
+	d->opcode = NPU_DMA_OP_COPY;
+	d->len = count;
+	if (acl_on_dev(dev, dst) && acl_host_hit_pinned(dev, src, count)) {
+		d->flags = NPU_DMA_DESC_F_SRC_HOST;
+		d->src = (uintptr_t)src;
+		d->dst = acl_dev_addr(dev, dst);
+	} else if (acl_on_dev(dev, src) && acl_host_hit_pinned(dev, dst, count)) {
+		d->flags = NPU_DMA_DESC_F_DST_HOST;
+		d->src = acl_dev_addr(dev, src);
+		d->dst = (uintptr_t)dst;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 /*
  * The common asynchronous copy planned and pushed in one go, without the
- * general planner's layers (its call overhead was a third of the call):
- * host memory this thread last found pinned on the stream's NPU and that
- * NPU's own memory, any kind up to DEFAULT (for this pair CANN forces
- * the kind), one descriptor, no capture. Return: false when anything is
- * otherwise; the general path then plans it (and reports any error).
+ * general planner's layers (its call overhead was a third of the call).
+ * Return: false when acl_plan_fast() declines or the stream is capturing;
+ * the general path then plans it (and reports any error).
  */
 static bool acl_copy_fast(void *dst, const void *src, size_t count,
 			  aclrtMemcpyKind kind, struct acl_stream *s,
 			  aclError *ret)
 {
-	struct acl_device *dev = s->ctx->dev;
-	uint64_t max = dev->info.max_copy_len ? dev->info.max_copy_len :
-		       (1ULL << 30);
-	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_COPY, .len = count };
+	struct npu_dma_desc d;
 	uint64_t seq;
 	int err;
 
-	if ((unsigned int)kind > ACL_MEMCPY_DEFAULT || count > max)
+	if (!acl_plan_fast(&d, dst, src, count, kind, s->ctx->dev))
 		return false;
-	if (acl_on_dev(dev, dst) && acl_host_hit_pinned(dev, src, count)) {
-		d.flags = NPU_DMA_DESC_F_SRC_HOST;
-		d.src = (uintptr_t)src;
-		d.dst = acl_dev_addr(dev, dst);
-	} else if (acl_on_dev(dev, src) && acl_host_hit_pinned(dev, dst, count)) {
-		d.flags = NPU_DMA_DESC_F_DST_HOST;
-		d.src = acl_dev_addr(dev, src);
-		d.dst = (uintptr_t)dst;
-	} else {
-		return false;
-	}
 	pthread_mutex_lock(&s->ring->lock);
 	if (s->graph) {
 		pthread_mutex_unlock(&s->ring->lock);

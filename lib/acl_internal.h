@@ -518,6 +518,16 @@ struct acl_xfer {
 aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
 		       size_t count, aclrtMemcpyKind kind, struct acl_device *run);
 
+/*
+ * The common copy planned without the general planner: host memory this
+ * thread last found pinned on @dev (acl_host_hit_pinned()) and @dev's own
+ * memory, any kind up to DEFAULT (CANN forces the kind for this pair),
+ * one descriptor. Fills @d and returns true; false when the copy is
+ * anything else (nothing recorded: plan it with acl_plan_copy()).
+ */
+bool acl_plan_fast(struct npu_dma_desc *d, void *dst, const void *src,
+		   size_t count, aclrtMemcpyKind kind, struct acl_device *dev);
+
 /* A pointer and what acl_classify() found it to be. */
 struct acl_ptr {
 	const void *p;
