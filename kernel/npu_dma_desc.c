@@ -348,26 +348,29 @@ void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 /**
  * npu_dma_batch_prepare() - validate and resolve the members of a batch
  * @ctx: submitting context (its process is current)
- * @batch: the batch's job; its members hold private copies of their
- *	descriptors
+ * @batch: the batch's job, numbered; its members are set up here from
+ *	@batch->member_descs, one by one before each is validated
  * @progress: called with the number of members done so far, now and then
  *	and once at the end (with ctx->lock possibly held)
  *
  * As npu_dma_job_prepare() for each, in one pass (see struct
  * npu_desc_cache); a member that is not a copy, fill or no-op fails
  * with -EINVAL. A member's side may share a reference held by an earlier
- * member (side->shared): the members are released together.
+ * member (side->shared): the members are released together. Nothing
+ * else may look at member i before @progress reported more than i done.
  */
 void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
 			   void (*progress)(struct npu_dma_job *batch, u32 done))
 {
 	struct npu_desc_cache c = { .ctx = ctx };
 	u32 i, n = batch->nr_members - 1;
+	u64 seq = batch->seq;
 	struct npu_dma_job *job;
 	int ret;
 
 	for (i = 0; i < n; i++) {
 		job = &batch->members[i];
+		npu_dma_job_init(batch->q, job, &batch->member_descs[i], &seq);
 		if (i % NPU_DESC_BATCH_LOCK_MAX == NPU_DESC_BATCH_LOCK_MAX - 1) {
 			npu_desc_cache_unlock(&c);
 			cond_resched();
@@ -388,6 +391,8 @@ void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
 		npu_desc_reject(ctx, job, ret);
 	}
 	npu_desc_cache_unlock(&c);
+	npu_dma_job_init(batch->q, &batch->members[n], &batch->member_descs[n],
+			 &seq);		/* BATCH_END */
 	progress(batch, n);
 }
 
@@ -428,7 +433,8 @@ void npu_dma_job_put_refs(struct npu_dma_job *job)
 
 	for (i = 0; i < job->nr_members; i++)
 		npu_job_put_own(&job->members[i]);
-	kvfree(job->members);
+	if (job->members)
+		npu_dma_queue_members_free(job);
 	job->members = NULL;
 	job->nr_members = 0;
 	npu_job_put_own(job);

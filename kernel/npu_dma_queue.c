@@ -58,7 +58,11 @@ static void npu_area_put(struct npu_dma_area *area)
 
 static void npu_queue_release(struct kref *ref)
 {
-	kfree(container_of(ref, struct npu_dma_queue, ref));
+	struct npu_dma_queue *q = container_of(ref, struct npu_dma_queue, ref);
+
+	kvfree(q->spare);
+	kvfree(q->descs);
+	kfree(q);
 }
 
 void npu_dma_queue_put(struct npu_dma_queue *q)
@@ -767,23 +771,39 @@ static void npu_queue_trace_one(const struct npu_dma_job *job)
 		d->len, d->height, job->status);
 }
 
-/* Number the job of descriptor @d; a GRAPH takes one per task. */
-static void npu_queue_job_init(struct npu_dma_queue *q, struct npu_dma_job *job,
-			       const struct npu_dma_desc *d)
+/*
+ * Sequence numbers a descriptor takes: a GRAPH one per task, valid or
+ * not (user space counted them from its @len), anything else one.
+ */
+static u64 npu_queue_desc_seqs(const struct npu_dma_desc *d)
 {
-	job->d = *d;
-	job->q = q;
-	job->seq = ++q->seq;
-	/*
-	 * A GRAPH takes a sequence number per task, valid or not: user space
-	 * counted them from its @len.
-	 */
 	if (d->opcode == NPU_DMA_OP_GRAPH && d->len &&
 	    d->len <= NPU_DMA_MAX_GRAPH_TASKS)
-		q->seq += d->len - 1;
-	job->last_seq = q->seq;
-	job->chan = -1;
+		return d->len;
+	return 1;
 }
+
+/**
+ * npu_dma_job_init() - set up the job of a copied-out descriptor
+ * @q: its queue
+ * @job: the job; every field is set (its memory may be reused)
+ * @d: the descriptor
+ * @seq: the last sequence number taken, advanced by the job's
+ */
+void npu_dma_job_init(struct npu_dma_queue *q, struct npu_dma_job *job,
+		      const struct npu_dma_desc *d, u64 *seq)
+{
+	*job = (struct npu_dma_job){ .d = *d, .q = q, .seq = *seq + 1, .chan = -1 };
+	*seq += npu_queue_desc_seqs(d);
+	job->last_seq = *seq;
+}
+
+#define NPU_QUEUE_DESC_STACK	4
+/*
+ * Doorbells of this many descriptors or more copy them out to the queue's
+ * own buffer, and batches of this many members use its spare array.
+ */
+#define NPU_QUEUE_SPARE_MIN	64
 
 /*
  * If @d[0] opens a complete batch, the index of its BATCH_END, else 0: the
@@ -804,31 +824,66 @@ static u32 npu_queue_batch_end(const struct npu_dma_desc *d, u32 n)
 	return 0;
 }
 
+
+/* Memory for @n members of a batch, not initialised. */
+static struct npu_dma_job *npu_queue_members_alloc(struct npu_dma_queue *q,
+						   u32 n, bool *spare)
+{
+	struct npu_dma_job *m;
+
+	*spare = n >= NPU_QUEUE_SPARE_MIN;
+	if (!*spare)
+		return kvmalloc_array(n, sizeof(*m), GFP_KERNEL);
+	m = xchg(&q->spare, NULL);
+	return m ? m : kvmalloc_array(q->entries, sizeof(*m), GFP_KERNEL);
+}
+
+/**
+ * npu_dma_queue_members_free() - release the members array of a batch
+ * @batch: the batch's job
+ *
+ * A ring-sized array becomes its queue's spare if it has none.
+ */
+void npu_dma_queue_members_free(struct npu_dma_job *batch)
+{
+	if (batch->members_spare && !cmpxchg(&batch->q->spare, NULL, batch->members))
+		return;
+	kvfree(batch->members);
+}
+
 /*
  * The job of @d[0], numbered, not validated yet. For the complete batch
  * @d[0] (BATCH_BEGIN) .. @d[@end] (BATCH_END), one job with an array of
- * the others: each descriptor keeps its sequence number.
+ * the others: each descriptor keeps its sequence number. The members
+ * are set up as they are validated (npu_dma_batch_prepare()), so that
+ * the batch can be queued, and its worker woken, first.
  */
 static struct npu_dma_job *npu_queue_new_job(struct npu_dma_queue *q,
 					     const struct npu_dma_desc *d,
 					     u32 end)
 {
-	struct npu_dma_job *job = kmem_cache_zalloc(npu_dma_job_cache, GFP_KERNEL);
+	struct npu_dma_job *job = kmem_cache_alloc(npu_dma_job_cache, GFP_KERNEL);
+	struct npu_dma_job *members = NULL;
+	bool spare = false;
 	u32 i;
 
 	if (!job)
 		return NULL;
 	if (end) {
-		job->members = kvcalloc(end, sizeof(*job->members), GFP_KERNEL);
-		if (!job->members) {
+		members = npu_queue_members_alloc(q, end, &spare);
+		if (!members) {
 			kmem_cache_free(npu_dma_job_cache, job);
 			return NULL;
 		}
-		job->nr_members = end;
 	}
-	npu_queue_job_init(q, job, &d[0]);
-	for (i = 0; i < job->nr_members; i++)
-		npu_queue_job_init(q, &job->members[i], &d[i + 1]);
+	npu_dma_job_init(q, job, &d[0], &q->seq);
+	job->members = members;
+	job->members_spare = spare;
+	job->member_descs = end ? &d[1] : NULL;
+	job->nr_members = end;
+	/* Number the members as npu_dma_job_init() will. */
+	for (i = 1; i <= end; i++)
+		q->seq += npu_queue_desc_seqs(&d[i]);
 	job->last_seq = q->seq;
 	return job;
 }
@@ -879,9 +934,9 @@ static void npu_queue_prepare_batch(struct npu_dma_queue *q,
 	npu_queue_append(q, &head);
 	queue_work(npu_dma_wq, &q->work);
 	npu_dma_batch_prepare(q->ctx, batch, npu_queue_batch_progress);
+	batch->member_descs = NULL;
 }
 
-#define NPU_QUEUE_DESC_STACK	4
 
 /*
  * Copy out, validate and queue @n descriptors from the ring. Nothing
@@ -896,7 +951,14 @@ static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
 	LIST_HEAD(jobs);
 	u32 i, end;
 
-	if (n > NPU_QUEUE_DESC_STACK) {
+	if (n >= NPU_QUEUE_SPARE_MIN) {
+		if (!q->descs)
+			q->descs = kvmalloc_array(q->entries, sizeof(*d),
+						  GFP_KERNEL);
+		if (!q->descs)
+			return -ENOMEM;
+		d = q->descs;
+	} else if (n > NPU_QUEUE_DESC_STACK) {
 		d = kvmalloc_array(n, sizeof(*d), GFP_KERNEL);
 		if (!d)
 			return -ENOMEM;
@@ -913,8 +975,6 @@ static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
 		list_add_tail(&job->node, &jobs);
 		i += end;
 	}
-	if (d != stack)
-		kvfree(d);
 	WRITE_ONCE(q->ctrl->submitted_seq, q->seq);
 
 	list_for_each_entry_safe(job, tmp, &jobs, node) {
@@ -924,16 +984,19 @@ static int npu_queue_consume(struct npu_dma_queue *q, u32 n)
 			npu_queue_prepare_job(q, job);
 	}
 	npu_queue_append(q, &jobs);
+	if (d != stack && d != q->descs)
+		kvfree(d);
 	return 0;
 
 err_free:
 	/* As if this doorbell never came: nothing numbered, nothing held. */
 	list_for_each_entry_safe(job, tmp, &jobs, node) {
-		kvfree(job->members);
+		if (job->members)
+			npu_dma_queue_members_free(job);
 		kmem_cache_free(npu_dma_job_cache, job);
 	}
 	q->seq = seq;
-	if (d != stack)
+	if (d != stack && d != q->descs)
 		kvfree(d);
 	return -ENOMEM;
 }

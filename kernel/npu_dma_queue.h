@@ -76,6 +76,8 @@ struct npu_dma_queue;
  * @fill: FILL: page holding the repeated pattern
  * @fill_dma: its bus address (engines with dma_mapped)
  * @batch_member: between BATCH_BEGIN and BATCH_END of one doorbell
+ * @members_spare: @members has room for a ring's worth of members and
+ *	may go back to q->spare for the next batch
  * @chan: DMA channel the job runs on, -1 while it holds none (tracing)
  * @last_seq: sequence number of its last task: @seq, or for GRAPH
  *	@seq + d.len - 1
@@ -85,6 +87,8 @@ struct npu_dma_queue;
  *	BATCH_END, a job each (not on any list), run and retired with it;
  *	@last_seq is then the BATCH_END's sequence number
  * @nr_members: entries of @members, the BATCH_END included
+ * @member_descs: while the doorbell validates the members, their
+ *	descriptors as copied out of the ring, else NULL
  * @prepared: members validated so far (release; waited for with
  *	wait_var_event()): the batch is queued before they are, so that
  *	its first members run while the doorbell validates the rest
@@ -101,6 +105,7 @@ struct npu_dma_job {
 	struct page *fill;
 	dma_addr_t fill_dma;
 	bool batch_member;
+	bool members_spare;
 	int chan;
 	u64 last_seq;
 	struct npu_dma_graph *graph;
@@ -108,6 +113,7 @@ struct npu_dma_job {
 	struct npu_dma_job *members;
 	u32 nr_members;
 	u32 prepared;
+	const struct npu_dma_desc *member_descs;
 };
 
 /**
@@ -138,6 +144,11 @@ struct npu_dma_job {
  * @work: runs the queue's jobs in order
  * @idle: woken whenever @jobs becomes empty
  * @wait_node: in the list of queues stopped at a WAIT (npu_dma_waiting)
+ * @descs: @entries descriptors a large doorbell copies the ring out to (under
+ *	@submit_lock), allocated by the first doorbell that needs it
+ * @spare: an array of @entries jobs for the members of the next batch, or
+ *	NULL (taken with xchg(), given back with cmpxchg()): a batch does not
+ *	allocate, map and zero its members' memory each time
  */
 struct npu_dma_queue {
 	struct kref ref;
@@ -166,6 +177,9 @@ struct npu_dma_queue {
 	struct work_struct work;
 	wait_queue_head_t idle;
 	struct list_head wait_node;
+
+	struct npu_dma_desc *descs;
+	struct npu_dma_job *spare;
 };
 
 /**
@@ -218,6 +232,8 @@ void npu_dma_chan_put(struct npu_dma_device *ndev, int chan);
 int npu_dma_job_exec(struct npu_dma_job *job);
 
 /* npu_dma_queue.c */
+void npu_dma_job_init(struct npu_dma_queue *q, struct npu_dma_job *job,
+		      const struct npu_dma_desc *d, u64 *seq);
 int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
 int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
 int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
@@ -234,6 +250,7 @@ void npu_dma_queue_mark_batches(struct npu_dma_job **jobs, u32 n);
 bool npu_dma_queue_job_ready(struct npu_dma_queue *q, struct npu_dma_job *job);
 void npu_dma_queue_note_result(struct npu_dma_queue *q, struct npu_dma_job *job);
 void npu_dma_queue_publish(struct npu_dma_queue *q, u64 seq);
+void npu_dma_queue_members_free(struct npu_dma_job *batch);
 int npu_dma_queue_init(void);
 void npu_dma_queue_exit(void);
 
