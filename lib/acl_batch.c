@@ -49,6 +49,26 @@ struct acl_blist {
 	bool pageable;
 };
 
+/*
+ * What the last member planned in full found, for the members after it:
+ * one whose host pointer lies in the same pinned region and whose device
+ * pointer in the same NPU's reserved range, under the same attribute,
+ * classifies and plans the same way (same flags, same runner), so it is
+ * written out without looking anything up again. Members that do not fit
+ * (pageable, another region or NPU, a size over max_copy_len, any error)
+ * take the full path, which reports errors as before.
+ */
+struct acl_batch_run {
+	bool valid;
+	bool h2d;			/* host side is the source */
+	size_t attr;			/* attribute it was checked against */
+	uint16_t flags;			/* descriptor flags */
+	uintptr_t hlo, hhi;		/* pinned host region [hlo, hhi) */
+	uint64_t gen;			/* acl_hosts.gen it was found at */
+	struct acl_va va;		/* the device side's NPU */
+	uint64_t max;			/* bytes per descriptor */
+};
+
 /* The checks of the acl edge: 100000, failIndex left at SIZE_MAX. */
 static aclError acl_batch_edge(const struct acl_batch_args *a, bool *empty)
 {
@@ -161,21 +181,34 @@ static aclError acl_batch_side(const struct acl_batch_args *a, size_t i,
 		is_src ? "srcLoc" : "dstLoc", (int)want->type, want->id));
 }
 
+/* Room for @more descriptors and the markers of their groups. */
+static int acl_blist_reserve(struct acl_blist *l, size_t more)
+{
+	size_t need = l->n + more + 2 * (more / (l->unit - 2) + 2);
+	struct npu_dma_desc *nd;
+	size_t cap;
+
+	if (need <= l->cap)
+		return 0;
+	cap = l->cap ? 2 * l->cap : 64;
+	if (cap < need)
+		cap = need;
+	nd = realloc(l->d, cap * sizeof(*nd));
+	if (!nd)
+		return -1;
+	l->d = nd;
+	l->cap = cap;
+	return 0;
+}
+
 /* Add one descriptor, opening and closing groups on the way. */
 static int acl_blist_add(struct acl_blist *l, const struct npu_dma_desc *d)
 {
 	static const struct npu_dma_desc begin = { .opcode = NPU_DMA_OP_BATCH_BEGIN };
 	static const struct npu_dma_desc end = { .opcode = NPU_DMA_OP_BATCH_END };
 
-	if (l->n + 3 > l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct npu_dma_desc *nd = realloc(l->d, cap * sizeof(*nd));
-
-		if (!nd)
-			return -1;
-		l->d = nd;
-		l->cap = cap;
-	}
+	if (l->n + 3 > l->cap && acl_blist_reserve(l, 1))
+		return -1;
 	if (!d) {			/* close the last group */
 		if (l->open)
 			l->d[l->n++] = end;
@@ -192,11 +225,72 @@ static int acl_blist_add(struct acl_blist *l, const struct npu_dma_desc *d)
 	return 0;
 }
 
+/*
+ * Remember what member @i, planned as @x with its device side on @dev,
+ * found: the pinned region holding its host side and @dev's range.
+ */
+static void acl_batch_run_set(struct acl_batch_run *r, size_t attr,
+			      const struct acl_xfer *x,
+			      const struct acl_device *dev, uint64_t max)
+{
+	uintptr_t h = x->tmpl.flags & NPU_DMA_DESC_F_SRC_HOST ? x->tmpl.src :
+								 x->tmpl.dst;
+	ssize_t k;
+
+	r->valid = false;
+	if (x->pageable || x->len > max)
+		return;
+	pthread_mutex_lock(&acl_host_lock);
+	k = acl_host_find(&acl_hosts, h);
+	if (k >= 0) {
+		r->hlo = acl_hosts.r[k].addr;
+		r->hhi = acl_hosts.r[k].addr + acl_hosts.r[k].size;
+		r->gen = acl_hosts.gen;
+		r->valid = true;
+	}
+	pthread_mutex_unlock(&acl_host_lock);
+	r->h2d = x->tmpl.flags & NPU_DMA_DESC_F_SRC_HOST;
+	r->attr = attr;
+	r->flags = x->tmpl.flags;
+	r->va.base = __atomic_load_n(&dev->va_base, __ATOMIC_ACQUIRE);
+	r->va.size = dev->va_size;
+	r->va.mem_base = dev->info.mem_base;
+	r->max = max;
+}
+
+/*
+ * Member @i (attribute @attr) as the last one planned in full, if it
+ * fits: its descriptor in *@d. False decides nothing.
+ */
+static bool acl_batch_run_fits(const struct acl_batch_run *r,
+			       const struct acl_batch_args *a, size_t i,
+			       size_t attr, struct npu_dma_desc *d)
+{
+	uintptr_t h = (uintptr_t)(r->h2d ? a->srcs[i] : a->dsts[i]);
+	uintptr_t v = (uintptr_t)(r->h2d ? a->dsts[i] : a->srcs[i]);
+	uint64_t len = a->sizes[i], dev;
+
+	if (!r->valid || attr != r->attr || !len || len > r->max ||
+	    h < r->hlo || h >= r->hhi || len > r->hhi - h ||
+	    !acl_va_contains(&r->va, v) ||
+	    __atomic_load_n(&acl_hosts.gen, __ATOMIC_ACQUIRE) != r->gen)
+		return false;
+	dev = acl_va_to_dev(&r->va, v);
+	memset(d, 0, sizeof(*d));
+	d->opcode = NPU_DMA_OP_COPY;
+	d->flags = r->flags;
+	d->src = r->h2d ? h : dev;
+	d->dst = r->h2d ? dev : h;
+	d->len = len;
+	return true;
+}
+
 /* Plan member @i (direction @kind) on *@run and add its descriptors. */
 static aclError acl_batch_member(const struct acl_batch_args *a, size_t i,
-				 const struct acl_ptr *dst,
+				 size_t attr, const struct acl_ptr *dst,
 				 const struct acl_ptr *src, aclrtMemcpyKind kind,
-				 struct acl_device **run, struct acl_blist *l)
+				 struct acl_device **run, struct acl_blist *l,
+				 struct acl_batch_run *r)
 {
 	uint64_t max, off;
 	struct acl_xfer x;
@@ -208,6 +302,9 @@ static aclError acl_batch_member(const struct acl_batch_args *a, size_t i,
 	*run = x.dev;
 	l->pageable |= x.pageable;
 	max = x.dev->info.max_copy_len ? x.dev->info.max_copy_len : 1ULL << 30;
+	acl_batch_run_set(r, attr, &x,
+			  kind == ACL_MEMCPY_HOST_TO_DEVICE ? dst->dev : src->dev,
+			  max);
 	for (off = 0; off < x.len; off += max) {
 		struct npu_dma_desc d;
 
@@ -230,13 +327,24 @@ static aclError acl_batch_plan(const struct acl_batch_args *a,
 			       struct acl_device **run, struct acl_blist *l)
 {
 	aclrtMemcpyKind dir = ACL_MEMCPY_DEFAULT, k;
+	struct acl_batch_run r = { .valid = false };
+	struct npu_dma_desc d;
 	struct acl_ptr src, dst;
 	size_t i, attr = 0;
 	aclError ret;
 
+	if (acl_blist_reserve(l, a->n))
+		return acl_err(ACL_ERROR_BAD_ALLOC, "no memory for a batch");
 	for (i = 0; i < a->n; i++) {
 		if (attr + 1 < a->nattrs && a->idx[attr + 1] == i)
 			attr++;
+		if (acl_batch_run_fits(&r, a, i, attr, &d)) {
+			if (acl_blist_add(l, &d))
+				return acl_err(ACL_ERROR_BAD_ALLOC,
+					       "no memory for %zu batch "
+					       "descriptors", l->n);
+			continue;
+		}
 		if (!a->sizes[i]) {
 			if (a->async)
 				return acl_batch_fail(a, i, acl_err(
@@ -265,7 +373,7 @@ static aclError acl_batch_plan(const struct acl_batch_args *a,
 				"per batch", i, acl_kind_name(k),
 				acl_kind_name(dir)));
 		dir = k;
-		ret = acl_batch_member(a, i, &dst, &src, k, run, l);
+		ret = acl_batch_member(a, i, attr, &dst, &src, k, run, l, &r);
 		if (ret)
 			return ret;
 	}
