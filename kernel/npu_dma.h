@@ -144,17 +144,39 @@ struct npu_dma_seg {
 };
 
 /**
+ * struct npu_dma_piece - one piece of a transfer, inside one page on both sides
+ * @dst: where the bytes go
+ * @src: where they come from
+ * @len: bytes, at most PAGE_SIZE
+ */
+struct npu_dma_piece {
+	struct npu_dma_seg dst;
+	struct npu_dma_seg src;
+	unsigned int len;
+};
+
+/**
  * struct npu_dma_engine_ops - what an engine provides to the core
  * @name: backend name shown in sysfs ("edu", "sim")
  * @dma_mapped: host and device pages must be DMA-mapped for this engine
  * @copy: move @len bytes from @src to @dst, neither crossing a page;
  *	may sleep; returns 0 or a negative errno (-ETIMEDOUT, -EIO)
+ * @copy_pieces: optional; move @n pieces, in order, as @copy would move
+ *	each; returns 0 or the first error, after which the rest may not
+ *	have moved. The core hands the engine up to 16 pieces per call
+ *	and tests for an abort and a reschedule only between calls, so
+ *	an engine whose pieces are cheap (narrow 2-D rows on the sim engine)
+ *	pays the indirect call and that bookkeeping once per array. Not
+ *	used for pieces of a peer NPU's memory (mapped per piece, see
+ *	npu_dma_xfer.c); without it the core calls @copy per piece.
  */
 struct npu_dma_engine_ops {
 	const char *name;
 	bool dma_mapped;
 	int (*copy)(struct npu_dma_device *ndev, const struct npu_dma_seg *dst,
 		    const struct npu_dma_seg *src, size_t len);
+	int (*copy_pieces)(struct npu_dma_device *ndev,
+			   const struct npu_dma_piece *p, unsigned int n);
 };
 
 /**

@@ -4,11 +4,12 @@
  *
  * A transfer is cut into pieces that stay inside one page on both sides
  * (host pages are pinned one by one, device pages are not contiguous);
- * the engine moves each piece. A 2-D copy is its rows, a fill is a copy
- * from a page holding the repeated pattern. A job holds one DMA channel
- * of its NPU for its whole duration.
+ * the engine moves each piece, or arrays of them when it can. A 2-D copy
+ * is its rows, a fill is a copy from a page holding the repeated
+ * pattern. A job holds one DMA channel of its NPU for its whole duration.
  */
 
+#include <linux/cpumask.h>
 #include <linux/dma-mapping.h>
 #include <linux/highmem.h>
 #include <linux/sched.h>
@@ -19,10 +20,13 @@
 /*
  * One side of a transfer as it is walked: the page last resolved, kept
  * while the next piece falls in it (narrow 2-D rows share pages; a device
- * page costs an xarray lookup, a host page an array index).
+ * page costs an xarray lookup, a host page an array index). @host is the
+ * region of a host side, whose pages are indexed in the loop itself: a
+ * narrow 2-D copy out of a wide host matrix changes page every row.
  */
 struct npu_xfer_cursor {
 	struct npu_dma_side *side;
+	struct npu_dma_region *host;
 	bool peer;
 	bool valid;
 	u64 base;
@@ -30,17 +34,16 @@ struct npu_xfer_cursor {
 	dma_addr_t dma;
 };
 
-static int npu_xfer_seg(struct npu_dma_job *job, struct npu_xfer_cursor *c,
-			u64 addr, struct npu_dma_seg *seg)
+/*
+ * The page behind @addr when it is not the cursor's; @seg->offset is set.
+ * Out of line, so that the loop over the pieces stays small.
+ */
+static noinline int npu_xfer_seg_lookup(struct npu_dma_job *job,
+					struct npu_xfer_cursor *c, u64 addr,
+					struct npu_dma_seg *seg)
 {
 	int ret = 0;
 
-	seg->offset = offset_in_page(addr);
-	if (c->valid && (addr & PAGE_MASK) == c->base) {
-		seg->page = c->page;
-		seg->dma = c->dma ? c->dma + seg->offset : 0;
-		return 0;
-	}
 	switch (c->side->kind) {
 	case NPU_DMA_SIDE_DEV:
 		ret = npu_dma_devmem_seg(c->side->obj, addr, seg);
@@ -65,6 +68,29 @@ static int npu_xfer_seg(struct npu_dma_job *job, struct npu_xfer_cursor *c,
 }
 
 /*
+ * Inlined into the loop over the pieces: most pieces of a narrow 2-D
+ * copy fall in the page last resolved on at least one side.
+ */
+static __always_inline int npu_xfer_seg(struct npu_dma_job *job,
+					struct npu_xfer_cursor *c, u64 addr,
+					struct npu_dma_seg *seg)
+{
+	seg->offset = offset_in_page(addr);
+	if (likely(c->valid && (addr & PAGE_MASK) == c->base)) {
+		seg->page = c->page;
+		seg->dma = c->dma ? c->dma + seg->offset : 0;
+		return 0;
+	}
+	if (c->host && !c->host->dma) {
+		seg->page = c->host->pages[(addr >> PAGE_SHIFT) -
+					   (c->host->range.start >> PAGE_SHIFT)];
+		seg->dma = 0;
+		return 0;
+	}
+	return npu_xfer_seg_lookup(job, c, addr, seg);
+}
+
+/*
  * A peer NPU's memory is mapped for its own engine; an engine that DMAs
  * maps the piece for itself, as a PCIe peer-to-peer transfer would. The
  * page stays mapped by its owner, so the second mapping skips the CPU
@@ -78,6 +104,8 @@ static void npu_xfer_cursor_init(struct npu_dma_job *job,
 	struct npu_dma_device *ndev = job->q->ctx->ndev;
 
 	c->side = side;
+	c->host = side->kind == NPU_DMA_SIDE_HOST ?
+		  container_of(side->obj, struct npu_dma_region, range) : NULL;
 	c->valid = false;
 	c->peer = ndev->ops->dma_mapped && side->kind == NPU_DMA_SIDE_DEV &&
 		  npu_dma_alloc_ndev(side->obj) != ndev;
@@ -105,55 +133,124 @@ static void npu_xfer_unmap_peer(struct npu_dma_job *job, struct npu_xfer_cursor 
 				     DMA_ATTR_SKIP_CPU_SYNC);
 }
 
-/* One piece, within a page on both sides. */
-static int npu_xfer_piece(struct npu_dma_job *job, struct npu_xfer_cursor *dc,
-			  struct npu_dma_seg *d, struct npu_xfer_cursor *sc,
-			  struct npu_dma_seg *s, size_t n)
+/*
+ * Pieces are resolved ahead and handed to an engine with copy_pieces in
+ * arrays: the indirect call (a retpoline in distribution kernels), the
+ * abort test and the scheduling point are then paid per array rather
+ * than per piece, which is most of what a narrow 2-D row costs (a
+ * 16-byte row is one piece). 16 pieces keep the array under 1 KiB of
+ * stack.
+ */
+#define NPU_XFER_PIECES		16
+
+/**
+ * struct npu_xfer_walk - the pieces of some rows of a job, as they are walked
+ * @job: the job
+ * @sc: source cursor
+ * @dc: destination cursor
+ * @batch: the engine takes arrays of pieces (copy_pieces, no peer side);
+ *	else each piece moves as soon as it is resolved, through @p[0]
+ * @n: pieces resolved and not moved yet
+ * @p: those pieces
+ */
+struct npu_xfer_walk {
+	struct npu_dma_job *job;
+	struct npu_xfer_cursor sc;
+	struct npu_xfer_cursor dc;
+	bool batch;
+	unsigned int n;
+	struct npu_dma_piece p[NPU_XFER_PIECES];
+};
+
+static void npu_xfer_walk_init(struct npu_xfer_walk *w, struct npu_dma_job *job)
 {
+	w->job = job;
+	w->n = 0;
+	npu_xfer_cursor_init(job, &w->sc, &job->src);
+	npu_xfer_cursor_init(job, &w->dc, &job->dst);
+	w->batch = job->q->ctx->ndev->ops->copy_pieces &&
+		   !w->sc.peer && !w->dc.peer;
+}
+
+/* One piece through the engine's copy, mapping a peer's page for it. */
+static int npu_xfer_piece(struct npu_xfer_walk *w, struct npu_dma_piece *p)
+{
+	struct npu_dma_job *job = w->job;
 	struct npu_dma_device *ndev = job->q->ctx->ndev;
+	size_t n = p->len;
 	int ret;
 
-	if (!sc->peer && !dc->peer)
-		return ndev->ops->copy(ndev, d, s, n);
-	ret = npu_xfer_map_peer(job, sc, s, n, DMA_TO_DEVICE);
+	if (!w->sc.peer && !w->dc.peer)
+		return ndev->ops->copy(ndev, &p->dst, &p->src, n);
+	ret = npu_xfer_map_peer(job, &w->sc, &p->src, n, DMA_TO_DEVICE);
 	if (ret)
 		return ret;
-	ret = npu_xfer_map_peer(job, dc, d, n, DMA_FROM_DEVICE);
+	ret = npu_xfer_map_peer(job, &w->dc, &p->dst, n, DMA_FROM_DEVICE);
 	if (ret) {
-		npu_xfer_unmap_peer(job, sc, s, n, DMA_TO_DEVICE);
+		npu_xfer_unmap_peer(job, &w->sc, &p->src, n, DMA_TO_DEVICE);
 		return ret;
 	}
-	ret = ndev->ops->copy(ndev, d, s, n);
-	npu_xfer_unmap_peer(job, dc, d, n, DMA_FROM_DEVICE);
-	npu_xfer_unmap_peer(job, sc, s, n, DMA_TO_DEVICE);
+	ret = ndev->ops->copy(ndev, &p->dst, &p->src, n);
+	npu_xfer_unmap_peer(job, &w->dc, &p->dst, n, DMA_FROM_DEVICE);
+	npu_xfer_unmap_peer(job, &w->sc, &p->src, n, DMA_TO_DEVICE);
+	return ret;
+}
+
+/* Move the pieces resolved so far, in one engine call. */
+static int npu_xfer_flush(struct npu_xfer_walk *w)
+{
+	struct npu_dma_device *ndev = w->job->q->ctx->ndev;
+	unsigned int n = w->n;
+	int ret;
+
+	if (!n)
+		return 0;
+	w->n = 0;
+	if (READ_ONCE(w->job->q->aborting))
+		return -ECANCELED;
+	ret = ndev->ops->copy_pieces(ndev, w->p, n);
+	cond_resched();
+	return ret;
+}
+
+/* @w->p[@w->n] is resolved: move it now, or once the array is full. */
+static int npu_xfer_push(struct npu_xfer_walk *w)
+{
+	int ret;
+
+	if (w->batch)
+		return ++w->n < NPU_XFER_PIECES ? 0 : npu_xfer_flush(w);
+	if (READ_ONCE(w->job->q->aborting))
+		return -ECANCELED;
+	ret = npu_xfer_piece(w, &w->p[0]);
+	cond_resched();
 	return ret;
 }
 
 /* Copy one run of @len bytes. For a fill, @src counts bytes filled so far. */
-static int npu_xfer_run(struct npu_dma_job *job, struct npu_xfer_cursor *dc,
-			struct npu_xfer_cursor *sc, u64 src, u64 dst, u64 len)
+static int npu_xfer_run(struct npu_xfer_walk *w, u64 src, u64 dst, u64 len)
 {
+	struct npu_dma_job *job = w->job;
 	bool fill = job->src.kind == NPU_DMA_SIDE_FILL;
-	struct npu_dma_seg s, d;
-	size_t n;
+	struct npu_dma_piece *p;
 	int ret;
 
 	while (len) {
-		if (READ_ONCE(job->q->aborting))
-			return -ECANCELED;
-		ret = npu_xfer_seg(job, sc, fill ? src % job->d.fill_size : src, &s);
+		p = &w->p[w->n];
+		ret = npu_xfer_seg(job, &w->sc, fill ? src % job->d.fill_size : src,
+				   &p->src);
 		if (!ret)
-			ret = npu_xfer_seg(job, dc, dst, &d);
+			ret = npu_xfer_seg(job, &w->dc, dst, &p->dst);
 		if (ret)
 			return ret;
-		n = min3(len, (u64)(PAGE_SIZE - s.offset), (u64)(PAGE_SIZE - d.offset));
-		ret = npu_xfer_piece(job, dc, &d, sc, &s, n);
+		p->len = min3(len, (u64)(PAGE_SIZE - p->src.offset),
+			      (u64)(PAGE_SIZE - p->dst.offset));
+		src += p->len;
+		dst += p->len;
+		len -= p->len;
+		ret = npu_xfer_push(w);
 		if (ret)
 			return ret;
-		src += n;
-		dst += n;
-		len -= n;
-		cond_resched();
 	}
 	return 0;
 }
@@ -170,36 +267,33 @@ static int npu_xfer_chan_take(struct npu_dma_device *ndev)
 	return chan;
 }
 
-/* Rows @first .. @first + @n - 1 of a 2-D job (all of a 1-D one). */
+/* Rows @first .. @first + @n - 1 of a 2-D job; a 1-D job is one row. */
 static int npu_xfer_rows(struct npu_dma_job *job, u32 first, u32 n)
 {
 	const struct npu_dma_desc *d = &job->d;
 	u64 src = d->src + (u64)first * d->src_pitch;
 	u64 dst = d->dst + (u64)first * d->dst_pitch;
-	struct npu_xfer_cursor sc, dc;
+	struct npu_xfer_walk w;
+	int ret = 0;
 	u32 row;
-	int ret;
 
-	npu_xfer_cursor_init(job, &sc, &job->src);
-	npu_xfer_cursor_init(job, &dc, &job->dst);
-	if (d->opcode != NPU_DMA_OP_COPY_2D)
-		return npu_xfer_run(job, &dc, &sc, src, dst, d->len);
-	for (row = 0; row < n; row++) {
-		ret = npu_xfer_run(job, &dc, &sc, src, dst, d->len);
-		if (ret)
-			return ret;
+	npu_xfer_walk_init(&w, job);
+	for (row = 0; row < n && !ret; row++) {
+		ret = npu_xfer_run(&w, src, dst, d->len);
 		src += d->src_pitch;
 		dst += d->dst_pitch;
 	}
-	return 0;
+	return ret ?: npu_xfer_flush(&w);
 }
 
 /*
- * A tall 2-D copy is shared with the NPU's idle channels: they claim
- * chunks of rows, as channels claim batch members. Below a thousand rows
- * the wake-up of a helper (about 0.1-0.4 ms in the developer VM) costs
- * more than the rows it would take; rows of one range copied onto itself
- * keep their order.
+ * A tall 2-D copy is shared with the NPU's idle channels, one per other
+ * CPU (more cannot copy at the same time): they claim chunks of rows, as
+ * channels claim batch members. Below a thousand rows the wake-up of a
+ * helper (about 0.1-0.4 ms in the developer VM) costs more than the rows
+ * it would take; rows of one range copied onto itself keep their order.
+ * A helper that has not started when the rows are all claimed is
+ * cancelled, not waited for: its wake-up would be the job's last 0.1 ms.
  */
 #define NPU_XFER_SPLIT_ROWS	1024
 #define NPU_XFER_CHUNK_ROWS	256
@@ -261,7 +355,7 @@ static int npu_xfer_2d(struct npu_dma_job *job)
 {
 	struct npu_dma_device *ndev = job->q->ctx->ndev;
 	u32 chunks = DIV_ROUND_UP(job->d.height, NPU_XFER_CHUNK_ROWS);
-	u32 i, n = min(ndev->nr_channels, chunks);
+	u32 i, n = min3(ndev->nr_channels, chunks, num_online_cpus());
 	struct npu_xfer_split *sp;
 	int ret;
 
@@ -281,7 +375,7 @@ static int npu_xfer_2d(struct npu_dma_job *job)
 	}
 	npu_xfer_split_rows(sp);
 	for (i = 1; i < n; i++)
-		flush_work(&sp->helpers[i].work);
+		cancel_work_sync(&sp->helpers[i].work);
 	ret = sp->status;
 	kfree(sp);
 	return ret;
