@@ -158,25 +158,26 @@ static void npu_queue_record_event(struct npu_dma_queue *q,
 	smp_store_release(&slot->seq, job->seq);
 }
 
-/**
- * npu_dma_queue_note_result() - account for one finished task
- * @q: its queue
- * @job: the job (or a graph task run as one), status final
- *
- * Counters, tracing, the error fields of the control area and, for an
- * EVENT_RECORD, its slot. Completion itself is published separately.
- */
-void npu_dma_queue_note_result(struct npu_dma_queue *q, struct npu_dma_job *job)
+/* Count @n finished tasks, @failed of them failed, @bytes moved by the rest. */
+static void npu_queue_count(struct npu_dma_queue *q, u64 n, u64 failed,
+			    u64 bytes)
+{
+	struct npu_dma_stats *st = &q->ctx->ndev->stats;
+
+	if (failed)
+		atomic64_add(failed, &st->failed);
+	if (bytes)
+		atomic64_add(bytes, &st->bytes);
+	atomic64_add(n, &st->completed);
+}
+
+/* npu_dma_queue_note_result() but the counters. */
+static void npu_queue_note_one(struct npu_dma_queue *q, struct npu_dma_job *job)
 {
 	struct npu_dma_queue_ctrl *ctrl = q->ctrl;
 
-	if (job->status) {
+	if (job->status)
 		trace_npu_dma_error(job);
-		atomic64_inc(&q->ctx->ndev->stats.failed);
-	} else {
-		atomic64_add(npu_dma_job_bytes(job), &q->ctx->ndev->stats.bytes);
-	}
-	atomic64_inc(&q->ctx->ndev->stats.completed);
 	trace_npu_dma_complete(job);
 	dev_dbg(&q->ctx->ndev->dev, "queue %u seq %llu: complete: %d\n", q->id,
 		job->seq, job->status);
@@ -191,6 +192,40 @@ void npu_dma_queue_note_result(struct npu_dma_queue *q, struct npu_dma_job *job)
 	} else if (job->d.opcode == NPU_DMA_OP_EVENT_RECORD) {
 		npu_queue_record_event(q, job);
 	}
+}
+
+/**
+ * npu_dma_queue_note_result() - account for one finished task
+ * @q: its queue
+ * @job: the job (or a graph task run as one), status final
+ *
+ * Counters, tracing, the error fields of the control area and, for an
+ * EVENT_RECORD, its slot. Completion itself is published separately.
+ */
+void npu_dma_queue_note_result(struct npu_dma_queue *q, struct npu_dma_job *job)
+{
+	npu_queue_count(q, 1, !!job->status,
+			job->status ? 0 : npu_dma_job_bytes(job));
+	npu_queue_note_one(q, job);
+}
+
+/* As npu_dma_queue_note_result() for every member of @batch, counted once. */
+static void npu_queue_note_members(struct npu_dma_queue *q,
+				   struct npu_dma_job *batch)
+{
+	u64 failed = 0, bytes = 0;
+	struct npu_dma_job *m;
+	u32 i;
+
+	for (i = 0; i < batch->nr_members; i++) {
+		m = &batch->members[i];
+		if (m->status)
+			failed++;
+		else
+			bytes += npu_dma_job_bytes(m);
+		npu_queue_note_one(q, m);
+	}
+	npu_queue_count(q, batch->nr_members, failed, bytes);
 }
 
 /* Caller holds q->lock. */
@@ -223,13 +258,12 @@ void npu_dma_queue_publish(struct npu_dma_queue *q, u64 seq)
 static void npu_queue_retire(struct npu_dma_queue *q, struct npu_dma_job *job)
 {
 	bool idle;
-	u32 i;
 
 	/* A graph's tasks were accounted for one by one as they ran. */
 	if (!job->graph || job->status)
 		npu_dma_queue_note_result(q, job);
-	for (i = 0; i < job->nr_members; i++)
-		npu_dma_queue_note_result(q, &job->members[i]);
+	if (job->nr_members)
+		npu_queue_note_members(q, job);
 
 	/*
 	 * Unpin before anyone can see the completion: whoever waits for it
