@@ -259,30 +259,45 @@ static void acl_batch_run_set(struct acl_batch_run *r, size_t attr,
 }
 
 /*
- * Member @i (attribute @attr) as the last one planned in full, if it
- * fits: its descriptor in *@d. False decides nothing.
+ * Write out members @i .. @end - 1 (one attribute) while they fit what
+ * the last member planned in full found (@r, same attribute), and the
+ * list has room (acl_blist_reserve() made it for one descriptor a
+ * member). Return: the first member that does not fit, or @end.
  */
-static bool acl_batch_run_fits(const struct acl_batch_run *r,
-			       const struct acl_batch_args *a, size_t i,
-			       size_t attr, struct npu_dma_desc *d)
+static size_t acl_batch_run_span(const struct acl_batch_run *r,
+				 const struct acl_batch_args *a, size_t i,
+				 size_t end, struct acl_blist *l)
 {
-	uintptr_t h = (uintptr_t)(r->h2d ? a->srcs[i] : a->dsts[i]);
-	uintptr_t v = (uintptr_t)(r->h2d ? a->dsts[i] : a->srcs[i]);
-	uint64_t len = a->sizes[i], dev;
+	static const struct npu_dma_desc open_marker = { .opcode = NPU_DMA_OP_BATCH_BEGIN };
+	static const struct npu_dma_desc close_marker = { .opcode = NPU_DMA_OP_BATCH_END };
+	void **hosts = r->h2d ? a->srcs : a->dsts;
+	void **devs = r->h2d ? a->dsts : a->srcs;
+	uintptr_t h, v;
+	uint64_t len, dev;
 
-	if (!r->valid || attr != r->attr || !len || len > r->max ||
-	    h < r->hlo || h >= r->hhi || len > r->hhi - h ||
-	    !acl_va_contains(&r->va, v) ||
-	    __atomic_load_n(&acl_hosts.gen, __ATOMIC_ACQUIRE) != r->gen)
-		return false;
-	dev = acl_va_to_dev(&r->va, v);
-	memset(d, 0, sizeof(*d));
-	d->opcode = NPU_DMA_OP_COPY;
-	d->flags = r->flags;
-	d->src = r->h2d ? h : dev;
-	d->dst = r->h2d ? dev : h;
-	d->len = len;
-	return true;
+	for (; i < end; i++) {
+		h = (uintptr_t)hosts[i];
+		v = (uintptr_t)devs[i];
+		len = a->sizes[i];
+		if (l->n + 3 > l->cap || !len || len > r->max ||
+		    h < r->hlo || h >= r->hhi ||
+		    len > r->hhi - h || !acl_va_contains(&r->va, v) ||
+		    __atomic_load_n(&acl_hosts.gen, __ATOMIC_ACQUIRE) != r->gen)
+			break;
+		dev = acl_va_to_dev(&r->va, v);
+		if (!l->open)
+			l->d[l->n++] = open_marker;
+		l->d[l->n++] = (struct npu_dma_desc){
+			.opcode = NPU_DMA_OP_COPY, .flags = r->flags,
+			.src = r->h2d ? h : dev, .dst = r->h2d ? dev : h,
+			.len = len,
+		};
+		if (++l->open == l->unit - 2) {
+			l->d[l->n++] = close_marker;
+			l->open = 0;
+		}
+	}
+	return i;
 }
 
 /* Plan member @i (direction @kind) on *@run and add its descriptors. */
@@ -328,9 +343,8 @@ static aclError acl_batch_plan(const struct acl_batch_args *a,
 {
 	aclrtMemcpyKind dir = ACL_MEMCPY_DEFAULT, k;
 	struct acl_batch_run r = { .valid = false };
-	struct npu_dma_desc d;
 	struct acl_ptr src, dst;
-	size_t i, attr = 0;
+	size_t i, j, attr = 0;
 	aclError ret;
 
 	if (acl_blist_reserve(l, a->n))
@@ -338,12 +352,13 @@ static aclError acl_batch_plan(const struct acl_batch_args *a,
 	for (i = 0; i < a->n; i++) {
 		if (attr + 1 < a->nattrs && a->idx[attr + 1] == i)
 			attr++;
-		if (acl_batch_run_fits(&r, a, i, attr, &d)) {
-			if (acl_blist_add(l, &d))
-				return acl_err(ACL_ERROR_BAD_ALLOC,
-					       "no memory for %zu batch "
-					       "descriptors", l->n);
-			continue;
+		if (r.valid && r.attr == attr) {
+			j = acl_batch_run_span(&r, a, i, attr + 1 < a->nattrs ?
+					       a->idx[attr + 1] : a->n, l);
+			if (j > i) {
+				i = j - 1;	/* the loop moves on to j */
+				continue;
+			}
 		}
 		if (!a->sizes[i]) {
 			if (a->async)
