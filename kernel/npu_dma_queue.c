@@ -1080,12 +1080,14 @@ err_free:
  */
 static int npu_queue_pull_locked(struct npu_dma_queue *q)
 {
-	u32 tail = smp_load_acquire(&q->ctrl->sq_tail);
-	u32 n = tail - q->head;
+	u32 tail, n;
 	int ret;
 
+	/* A dead queue's area may be gone: a killer frees it after this. */
 	if (q->dead)
 		return -ENOENT;
+	tail = smp_load_acquire(&q->ctrl->sq_tail);
+	n = tail - q->head;
 	if (n > q->entries) {
 		npu_dbg(q->ctx->ndev, "queue %u: tail %u is %u past head\n", q->id,
 			tail, n);
