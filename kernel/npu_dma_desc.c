@@ -351,7 +351,8 @@ void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
  * @batch: the batch's job, numbered; its members are set up here from
  *	@batch->member_descs, one by one before each is validated
  * @progress: called with the number of members done so far, now and then
- *	and once at the end (with ctx->lock possibly held)
+ *	(with ctx->lock possibly held), and last with @batch->nr_members
+ *	(the BATCH_END included), after which @batch is not touched again
  *
  * As npu_dma_job_prepare() for each, in one pass (see struct
  * npu_desc_cache); a member that is not a copy, fill or no-op fails
@@ -393,7 +394,8 @@ void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
 	npu_desc_cache_unlock(&c);
 	npu_dma_job_init(batch->q, &batch->members[n], &batch->member_descs[n],
 			 &seq);		/* BATCH_END */
-	progress(batch, n);
+	batch->member_descs = NULL;
+	progress(batch, n + 1);
 }
 
 static void npu_side_put(struct npu_dma_side *side)

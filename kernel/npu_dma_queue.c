@@ -431,7 +431,7 @@ static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *beg
 
 	atomic_set(&batch.next, 0);
 	if (begin->status) {
-		npu_batch_wait_prepared(begin, batch.count);
+		npu_batch_wait_prepared(begin, begin->nr_members);
 		/* Aborted before it started: so is every member. */
 		for (i = 0; i < begin->nr_members; i++)
 			if (!begin->members[i].status)
@@ -457,7 +457,8 @@ static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *beg
 	for (i = 1; i < batch.started; i++)
 		cancel_work_sync(&batch.runners[i].work);
 	kfree(batch.runners);
-	npu_batch_wait_prepared(begin, batch.count);
+	/* Not before the doorbell is done with it (an empty batch too). */
+	npu_batch_wait_prepared(begin, begin->nr_members);
 	npu_queue_retire(q, begin);
 }
 
@@ -977,15 +978,17 @@ static void npu_queue_prepare_job(struct npu_dma_queue *q, struct npu_dma_job *j
 	atomic64_add(job->last_seq - job->seq + 1, &q->ctx->ndev->stats.submitted);
 }
 
-/* npu_dma_batch_prepare() got to member @done: trace and release them. */
+/*
+ * npu_dma_batch_prepare() got to member @done: trace and release them.
+ * At nr_members (the BATCH_END too) the doorbell is done with the batch:
+ * the worker may retire and free it from then on.
+ */
 static void npu_queue_batch_progress(struct npu_dma_job *batch, u32 done)
 {
 	u32 i;
 
 	for (i = batch->prepared; i < done; i++)
 		npu_queue_trace_one(&batch->members[i]);
-	if (done == batch->nr_members - 1)
-		npu_queue_trace_one(&batch->members[done]);	/* BATCH_END */
 	smp_store_release(&batch->prepared, done);
 	wake_up_var(&batch->prepared);
 }
@@ -1006,8 +1009,8 @@ static void npu_queue_prepare_batch(struct npu_dma_queue *q,
 	list_cut_position(&head, jobs, &batch->node);
 	npu_queue_append(q, &head);
 	queue_work(npu_dma_wq, &q->work);
+	/* The last use of @batch: once done, the worker may free it. */
 	npu_dma_batch_prepare(q->ctx, batch, npu_queue_batch_progress);
-	batch->member_descs = NULL;
 }
 
 

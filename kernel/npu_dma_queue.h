@@ -91,7 +91,9 @@ struct npu_dma_queue;
  *	descriptors as copied out of the ring, else NULL
  * @prepared: members validated so far (release; waited for with
  *	wait_var_event()): the batch is queued before they are, so that
- *	its first members run while the doorbell validates the rest
+ *	its first members run while the doorbell validates the rest;
+ *	@nr_members once the doorbell is done with the batch (it may be
+ *	retired and freed only then, even if it has no members to run)
  */
 struct npu_dma_job {
 	struct list_head node;
