@@ -320,31 +320,18 @@ bool npu_dma_queue_job_ready(struct npu_dma_queue *q, struct npu_dma_job *job)
 	return ready;
 }
 
-struct npu_batch_runner;
-
 /**
  * struct npu_dma_batch - a batch in flight
  * @q: its queue
  * @begin: its job
  * @count: its members (the BATCH_END after them is not one)
  * @next: index of the next member to claim
- * @runners: work items of the helpers, [1, @nr_runners); NULL if none
- * @nr_runners: runners wanted, the queue's worker included
- * @started: runners started so far (only the worker starts them)
  */
 struct npu_dma_batch {
 	struct npu_dma_queue *q;
 	struct npu_dma_job *begin;
 	u32 count;
 	atomic_t next;
-	struct npu_batch_runner *runners;
-	unsigned int nr_runners;
-	unsigned int started;
-};
-
-struct npu_batch_runner {
-	struct work_struct work;
-	struct npu_dma_batch *batch;
 };
 
 /* Wait until the doorbell has validated the first @n members of @begin. */
@@ -353,34 +340,11 @@ static void npu_batch_wait_prepared(struct npu_dma_job *begin, u32 n)
 	wait_var_event(&begin->prepared, smp_load_acquire(&begin->prepared) >= n);
 }
 
-static void npu_batch_run_members(struct npu_dma_batch *b, bool worker);
-
-static void npu_batch_runner_work(struct work_struct *work)
-{
-	npu_batch_run_members(container_of(work, struct npu_batch_runner, work)->batch,
-			      false);
-}
-
-/* Start helpers until @upto runners run the batch. */
-static void npu_batch_start_runners(struct npu_dma_batch *b, unsigned int upto)
-{
-	struct npu_batch_runner *r;
-
-	for (; b->started < upto; b->started++) {
-		r = &b->runners[b->started];
-		r->batch = b;
-		INIT_WORK(&r->work, npu_batch_runner_work);
-		queue_work(npu_dma_wq, &r->work);
-	}
-}
-
 /*
  * Run members until none is left. A runner takes a DMA channel for the
- * first member that moves bytes and keeps it for the rest it claims. The
- * queue's worker starts the helpers held back while the doorbell was
- * still validating (npu_queue_run_batch()) once it is done.
+ * first member that moves bytes and keeps it for the rest it claims.
  */
-static void npu_batch_run_members(struct npu_dma_batch *b, bool worker)
+static void npu_batch_run_members(struct npu_dma_batch *b)
 {
 	struct npu_dma_device *ndev = b->q->ctx->ndev;
 	struct npu_dma_job *job;
@@ -390,10 +354,6 @@ static void npu_batch_run_members(struct npu_dma_batch *b, bool worker)
 	while ((i = atomic_inc_return(&b->next) - 1) < b->count) {
 		job = &b->begin->members[i];
 		npu_batch_wait_prepared(b->begin, i + 1);
-		if (worker && b->started < b->nr_runners &&
-		    smp_load_acquire(&b->begin->prepared) >= b->count &&
-		    atomic_read(&b->next) < b->count)
-			npu_batch_start_runners(b, b->nr_runners);
 		if (job->status)
 			continue;
 		if (READ_ONCE(b->q->aborting)) {
@@ -411,23 +371,29 @@ static void npu_batch_run_members(struct npu_dma_batch *b, bool worker)
 		npu_dma_chan_put(ndev, chan);
 }
 
+struct npu_batch_runner {
+	struct work_struct work;
+	struct npu_dma_batch *batch;
+};
+
+static void npu_batch_runner_work(struct work_struct *work)
+{
+	npu_batch_run_members(container_of(work, struct npu_batch_runner, work)->batch);
+}
+
 /*
  * Run a batch's members on as many channels as the NPU has: this worker
  * and up to nr_channels - 1 helpers claim members one by one (a work item
  * per channel, not per member: a batch of thousands of tiny copies must
  * not cost thousands of wake-ups). Then retire the batch as one job.
- *
- * While the doorbell still validates members, its thread needs a CPU:
- * runners beyond the CPUs left to it would only slow the validation they
- * wait for, so those helpers start when it is done.
  */
 static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *begin)
 {
 	struct npu_dma_batch batch = {
 		.q = q, .begin = begin, .count = begin->nr_members - 1,
-		.started = 1,
 	};
-	unsigned int i, early;
+	struct npu_batch_runner *runners;
+	unsigned int i, n;
 
 	atomic_set(&batch.next, 0);
 	if (begin->status) {
@@ -438,25 +404,24 @@ static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *beg
 				begin->members[i].status = begin->status;
 		batch.count = 0;
 	}
-	batch.nr_runners = min(batch.count, q->ctx->ndev->nr_channels);
+	n = min(batch.count, q->ctx->ndev->nr_channels);
 	/* Without helpers (no memory) this worker runs every member alone. */
-	if (batch.nr_runners > 1)
-		batch.runners = kcalloc(batch.nr_runners, sizeof(*batch.runners),
-					GFP_KERNEL);
-	if (!batch.runners)
-		batch.nr_runners = 1;
-	early = num_online_cpus() > 2 ? num_online_cpus() - 1 : 1;
-	if (smp_load_acquire(&begin->prepared) >= batch.count)
-		early = batch.nr_runners;
-	npu_batch_start_runners(&batch, min(early, batch.nr_runners));
-	npu_batch_run_members(&batch, true);
+	runners = n > 1 ? kcalloc(n, sizeof(*runners), GFP_KERNEL) : NULL;
+	if (!runners)
+		n = 1;
+	for (i = 1; i < n; i++) {
+		runners[i].batch = &batch;
+		INIT_WORK(&runners[i].work, npu_batch_runner_work);
+		queue_work(npu_dma_wq, &runners[i].work);
+	}
+	npu_batch_run_members(&batch);
 	/*
 	 * Every member is claimed: a helper still waiting to start would
 	 * find none, so it is not waited for.
 	 */
-	for (i = 1; i < batch.started; i++)
-		cancel_work_sync(&batch.runners[i].work);
-	kfree(batch.runners);
+	for (i = 1; i < n; i++)
+		cancel_work_sync(&runners[i].work);
+	kfree(runners);
 	/* Not before the doorbell is done with it (an empty batch too). */
 	npu_batch_wait_prepared(begin, begin->nr_members);
 	npu_queue_retire(q, begin);
