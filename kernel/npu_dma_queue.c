@@ -27,6 +27,7 @@
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -43,6 +44,8 @@
 
 static DEFINE_XARRAY_ALLOC1(npu_dma_queue_ids);
 static struct workqueue_struct *npu_dma_wq;
+/* Per CPU, for a batch's helper started where its doorbell ran. */
+static struct workqueue_struct *npu_dma_runner_wq;
 static struct kmem_cache *npu_dma_job_cache;
 /* Queues stopped at a WAIT, kicked whenever any queue retires work. */
 static DEFINE_SPINLOCK(npu_dma_waiting_lock);
@@ -341,31 +344,69 @@ static void npu_batch_wait_prepared(struct npu_dma_job *begin, u32 n)
 }
 
 /*
- * Run members until none is left. A runner takes a DMA channel for the
- * first member that moves bytes and keeps it for the rest it claims.
+ * Members claimed at once: a run of them shares the claim, the wait and
+ * the engine calls (npu_dma_members_exec()), up to so many bytes, so
+ * that a few large members still spread over the channels.
  */
-static void npu_batch_run_members(struct npu_dma_batch *b)
+#define NPU_BATCH_CLAIM_MAX	16
+#define NPU_BATCH_CLAIM_BYTES	SZ_64K
+
+/* How many validated members from @next on (below @ready) to claim. */
+static u32 npu_batch_chunk(const struct npu_dma_batch *b, u32 next, u32 ready)
+{
+	const struct npu_dma_job *m = b->begin->members;
+	u64 bytes = 0;
+	u32 n = 0;
+
+	while (next + n < ready && n < NPU_BATCH_CLAIM_MAX &&
+	       bytes < NPU_BATCH_CLAIM_BYTES) {
+		bytes += m[next + n].d.len * max_t(u64, m[next + n].d.height, 1);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Claim members *@first .. *@first + return - 1 (0: none left). Runners
+ * take validated members only: a helper that catches up with the
+ * doorbell leaves, rather than sleep and wake every few members and
+ * steal the doorbell's CPU each time. The worker then claims the next
+ * member alone and waits for its validation.
+ */
+static u32 npu_batch_claim(struct npu_dma_batch *b, bool helper, u32 *first)
+{
+	int next = atomic_read(&b->next);
+	u32 ready, n;
+
+	do {
+		ready = min(b->count, smp_load_acquire(&b->begin->prepared));
+		if (next >= b->count || (helper && next >= ready))
+			return 0;
+		n = next < ready ? npu_batch_chunk(b, next, ready) : 1;
+	} while (!atomic_try_cmpxchg(&b->next, &next, next + n));
+	*first = next;
+	return n;
+}
+
+/*
+ * Run members until none is left. A runner takes a DMA channel for the
+ * first members it claims and keeps it for the rest.
+ */
+static void npu_batch_run_members(struct npu_dma_batch *b, bool helper)
 {
 	struct npu_dma_device *ndev = b->q->ctx->ndev;
-	struct npu_dma_job *job;
+	struct npu_dma_job *m = b->begin->members;
+	u32 first, n, i;
 	int chan = -1;
-	u32 i;
 
-	while ((i = atomic_inc_return(&b->next) - 1) < b->count) {
-		job = &b->begin->members[i];
-		npu_batch_wait_prepared(b->begin, i + 1);
-		if (job->status)
-			continue;
-		if (READ_ONCE(b->q->aborting)) {
-			job->status = -ECANCELED;	/* as any job not started */
-			continue;
-		}
-		if (job->d.opcode == NPU_DMA_OP_NOP)
-			continue;
+	while ((n = npu_batch_claim(b, helper, &first))) {
+		npu_batch_wait_prepared(b->begin, first + n);
 		if (chan < 0)
 			chan = npu_dma_chan_get(ndev);
-		job->chan = chan;
-		job->status = npu_dma_job_exec(job);
+		for (i = first; i < first + n; i++)
+			if (!m[i].status && m[i].d.opcode != NPU_DMA_OP_NOP)
+				m[i].chan = chan;	/* as traced */
+		npu_dma_members_exec(&m[first], n);
 	}
 	if (chan >= 0)
 		npu_dma_chan_put(ndev, chan);
@@ -378,21 +419,63 @@ struct npu_batch_runner {
 
 static void npu_batch_runner_work(struct work_struct *work)
 {
-	npu_batch_run_members(container_of(work, struct npu_batch_runner, work)->batch);
+	npu_batch_run_members(container_of(work, struct npu_batch_runner, work)->batch,
+			      true);
+}
+
+/* In a batch's late_runner once its doorbell has validated every member. */
+static struct npu_batch_runner npu_batch_validated_mark;
+
+/**
+ * npu_dma_batch_validated() - the doorbell has validated a whole batch
+ * @begin: the batch's job, not reported done yet (still the doorbell's)
+ *
+ * If its worker runs it already, start the helper it left for this
+ * CPU: the submitter is about to go back to user space, typically to
+ * wait, and a helper woken elsewhere would wait there for the scheduler
+ * to move it. Else the worker starts that helper itself.
+ */
+static void npu_dma_batch_validated(struct npu_dma_job *begin)
+{
+	struct npu_batch_runner *late = xchg(&begin->late_runner,
+					     &npu_batch_validated_mark);
+
+	if (late && atomic_read(&late->batch->next) < late->batch->count)
+		queue_work_on(raw_smp_processor_id(), npu_dma_runner_wq,
+			      &late->work);
+}
+
+static void npu_batch_start_helpers(struct npu_dma_batch *batch,
+				    struct npu_batch_runner *runners,
+				    unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		runners[i].batch = batch;
+		INIT_WORK(&runners[i].work, npu_batch_runner_work);
+	}
+	for (i = 0; i < n - 1; i++)
+		queue_work(npu_dma_wq, &runners[i].work);
+	/* The last one for the doorbell to start, unless it is done. */
+	if (cmpxchg(&batch->begin->late_runner, NULL, &runners[n - 1]))
+		queue_work(npu_dma_wq, &runners[n - 1].work);
 }
 
 /*
  * Run a batch's members on as many channels as the NPU has: this worker
- * and up to nr_channels - 1 helpers claim members one by one (a work item
+ * and up to nr_channels - 1 helpers claim runs of members (a work item
  * per channel, not per member: a batch of thousands of tiny copies must
- * not cost thousands of wake-ups). Then retire the batch as one job.
+ * not cost thousands of wake-ups). The last helper is started by the
+ * doorbell on its own CPU once it has validated the batch (or here, if
+ * it has already). Then retire the batch as one job.
  */
 static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *begin)
 {
 	struct npu_dma_batch batch = {
 		.q = q, .begin = begin, .count = begin->nr_members - 1,
 	};
-	struct npu_batch_runner *runners;
+	struct npu_batch_runner *runners = NULL;
 	unsigned int i, n;
 
 	atomic_set(&batch.next, 0);
@@ -404,26 +487,23 @@ static void npu_queue_run_batch(struct npu_dma_queue *q, struct npu_dma_job *beg
 				begin->members[i].status = begin->status;
 		batch.count = 0;
 	}
-	n = min(batch.count, q->ctx->ndev->nr_channels);
+	n = min(batch.count, q->ctx->ndev->nr_channels) - (batch.count > 0);
 	/* Without helpers (no memory) this worker runs every member alone. */
-	runners = n > 1 ? kcalloc(n, sizeof(*runners), GFP_KERNEL) : NULL;
-	if (!runners)
-		n = 1;
-	for (i = 1; i < n; i++) {
-		runners[i].batch = &batch;
-		INIT_WORK(&runners[i].work, npu_batch_runner_work);
-		queue_work(npu_dma_wq, &runners[i].work);
-	}
-	npu_batch_run_members(&batch);
+	if (n)
+		runners = kcalloc(n, sizeof(*runners), GFP_KERNEL);
+	if (runners)
+		npu_batch_start_helpers(&batch, runners, n);
+	npu_batch_run_members(&batch, false);
 	/*
-	 * Every member is claimed: a helper still waiting to start would
-	 * find none, so it is not waited for.
+	 * Not before the doorbell is done with the batch (an empty one
+	 * too): then no helper is queued any more. Every member is
+	 * claimed: a helper still waiting to start would find none, so it
+	 * is not waited for.
 	 */
-	for (i = 1; i < n; i++)
+	npu_batch_wait_prepared(begin, begin->nr_members);
+	for (i = 0; runners && i < n; i++)
 		cancel_work_sync(&runners[i].work);
 	kfree(runners);
-	/* Not before the doorbell is done with it (an empty batch too). */
-	npu_batch_wait_prepared(begin, begin->nr_members);
 	npu_queue_retire(q, begin);
 }
 
@@ -952,6 +1032,8 @@ static void npu_queue_batch_progress(struct npu_dma_job *batch, u32 done)
 {
 	u32 i;
 
+	if (done == batch->nr_members)
+		npu_dma_batch_validated(batch);
 	for (i = batch->prepared; i < done; i++)
 		npu_queue_trace_one(&batch->members[i]);
 	smp_store_release(&batch->prepared, done);
@@ -1225,15 +1307,27 @@ int npu_dma_queue_init(void)
 	if (!npu_dma_job_cache)
 		return -ENOMEM;
 	npu_dma_wq = alloc_workqueue("npu_dma", WQ_UNBOUND, 0);
-	if (!npu_dma_wq) {
-		kmem_cache_destroy(npu_dma_job_cache);
-		return -ENOMEM;
-	}
+	if (!npu_dma_wq)
+		goto err_cache;
+	/*
+	 * Its work items copy for as long as members last: not per-CPU
+	 * concurrency managed, or they would hold up the CPU's other work.
+	 */
+	npu_dma_runner_wq = alloc_workqueue("npu_dma_runner", WQ_CPU_INTENSIVE, 0);
+	if (!npu_dma_runner_wq)
+		goto err_wq;
 	return 0;
+
+err_wq:
+	destroy_workqueue(npu_dma_wq);
+err_cache:
+	kmem_cache_destroy(npu_dma_job_cache);
+	return -ENOMEM;
 }
 
 void npu_dma_queue_exit(void)
 {
+	destroy_workqueue(npu_dma_runner_wq);
 	destroy_workqueue(npu_dma_wq);
 	kmem_cache_destroy(npu_dma_job_cache);
 	WARN_ON(!xa_empty(&npu_dma_queue_ids));

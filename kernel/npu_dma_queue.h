@@ -62,6 +62,7 @@ struct npu_dma_side {
 };
 
 struct npu_dma_queue;
+struct npu_batch_runner;
 
 /**
  * struct npu_dma_job - one validated descriptor
@@ -94,6 +95,9 @@ struct npu_dma_queue;
  *	its first members run while the doorbell validates the rest;
  *	@nr_members once the doorbell is done with the batch (it may be
  *	retired and freed only then, even if it has no members to run)
+ * @late_runner: a helper of the worker running the batch, for the
+ *	doorbell to start on its own CPU once it has validated every
+ *	member; whichever of the two comes second starts it (xchg/cmpxchg)
  */
 struct npu_dma_job {
 	struct list_head node;
@@ -116,6 +120,7 @@ struct npu_dma_job {
 	u32 nr_members;
 	u32 prepared;
 	const struct npu_dma_desc *member_descs;
+	struct npu_batch_runner *late_runner;
 };
 
 /**
@@ -232,6 +237,7 @@ int npu_dma_job_run(struct npu_dma_job *job);
 int npu_dma_chan_get(struct npu_dma_device *ndev);
 void npu_dma_chan_put(struct npu_dma_device *ndev, int chan);
 int npu_dma_job_exec(struct npu_dma_job *job);
+void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n);
 
 /* npu_dma_queue.c */
 void npu_dma_job_init(struct npu_dma_queue *q, struct npu_dma_job *job,

@@ -151,6 +151,8 @@ static void npu_xfer_unmap_peer(struct npu_dma_job *job, struct npu_xfer_cursor 
  * @batch: the engine takes arrays of pieces (copy_pieces, no peer side);
  *	else each piece moves as soon as it is resolved, through @p[0]
  * @n: pieces resolved and not moved yet
+ * @member: walking batch members: index of @job among them
+ * @first: walking batch members: the first whose pieces may be in @p
  * @p: those pieces
  */
 struct npu_xfer_walk {
@@ -159,17 +161,27 @@ struct npu_xfer_walk {
 	struct npu_xfer_cursor dc;
 	bool batch;
 	unsigned int n;
+	unsigned int member;
+	unsigned int first;
 	struct npu_dma_piece p[NPU_XFER_PIECES];
 };
 
-static void npu_xfer_walk_init(struct npu_xfer_walk *w, struct npu_dma_job *job)
+/* Walk @job next; pieces of an earlier job may still wait in @w->p. */
+static void npu_xfer_walk_job(struct npu_xfer_walk *w, struct npu_dma_job *job)
 {
 	w->job = job;
-	w->n = 0;
 	npu_xfer_cursor_init(job, &w->sc, &job->src);
 	npu_xfer_cursor_init(job, &w->dc, &job->dst);
 	w->batch = job->q->ctx->ndev->ops->copy_pieces &&
 		   !w->sc.peer && !w->dc.peer;
+}
+
+static void npu_xfer_walk_init(struct npu_xfer_walk *w, struct npu_dma_job *job)
+{
+	w->n = 0;
+	w->member = 0;
+	w->first = 0;
+	npu_xfer_walk_job(w, job);
 }
 
 /* One piece through the engine's copy, mapping a peer's page for it. */
@@ -209,6 +221,8 @@ static int npu_xfer_flush(struct npu_xfer_walk *w)
 	if (READ_ONCE(w->job->q->aborting))
 		return -ECANCELED;
 	ret = ndev->ops->copy_pieces(ndev, w->p, n);
+	if (!ret)
+		w->first = w->member;	/* the earlier members are done */
 	cond_resched();
 	return ret;
 }
@@ -454,6 +468,13 @@ static bool npu_xfer_moves(const struct npu_dma_job *job)
 	       job->d.opcode == NPU_DMA_OP_FILL;
 }
 
+static void npu_xfer_start(struct npu_dma_job *job)
+{
+	trace_npu_dma_start(job);
+	dev_dbg(&job->q->ctx->ndev->dev, "queue %u seq %llu: start on channel %d\n",
+		job->q->id, job->seq, job->chan);
+}
+
 /**
  * npu_dma_job_exec() - execute one job on the channel it holds
  * @job: a validated job; job->chan is a channel its caller holds
@@ -473,13 +494,101 @@ int npu_dma_job_exec(struct npu_dma_job *job)
 		if (ret)
 			return ret;
 	}
-	trace_npu_dma_start(job);
-	dev_dbg(&job->q->ctx->ndev->dev, "queue %u seq %llu: start on channel %d\n",
-		job->q->id, job->seq, job->chan);
+	npu_xfer_start(job);
 	ret = job->d.opcode == NPU_DMA_OP_COPY_2D ? npu_xfer_2d(job) :
 						    npu_xfer_rows(job, 0, 1);
 	npu_xfer_fill_free(job);
 	return ret;
+}
+
+/* Members @from .. @to - 1 of @jobs failed with @ret, unless failed already. */
+static void npu_xfer_members_fail(struct npu_dma_job *jobs, unsigned int from,
+				  unsigned int to, int ret)
+{
+	for (; from < to; from++)
+		if (!jobs[from].status)
+			jobs[from].status = ret;
+}
+
+/* Move what waits in @w->p: pieces of members @w->first .. @end - 1. */
+static void npu_xfer_members_flush(struct npu_xfer_walk *w,
+				   struct npu_dma_job *jobs, unsigned int end)
+{
+	unsigned int first = w->first;
+	int ret = w->n ? npu_xfer_flush(w) : 0;
+
+	if (ret)
+		npu_xfer_members_fail(jobs, first, end, ret);
+	w->first = end;
+}
+
+/* Member @i, a 1-D copy, into the walk: false if it cannot share it. */
+static bool npu_xfer_member_join(struct npu_xfer_walk *w,
+				 struct npu_dma_job *jobs, unsigned int i)
+{
+	struct npu_dma_job *job = &jobs[i];
+	int ret;
+
+	npu_xfer_walk_job(w, job);
+	if (!w->batch)
+		return false;
+	w->member = i;
+	npu_xfer_start(job);
+	ret = npu_xfer_run(w, job->d.src, job->d.dst, job->d.len);
+	if (!ret) {
+		if (!w->n)
+			w->first = i + 1;
+		return true;
+	}
+	/*
+	 * A page lookup failed with the pieces still here (the earlier
+	 * members' move them, the failed one's do no harm), or an engine
+	 * call failed with those of members w->first .. @i in it.
+	 */
+	if (w->n)
+		npu_xfer_members_flush(w, jobs, i);
+	else
+		npu_xfer_members_fail(jobs, w->first, i, ret);
+	job->status = ret;
+	w->first = i + 1;
+	return true;
+}
+
+/**
+ * npu_dma_members_exec() - execute some members of a batch on one channel
+ * @jobs: the members, validated; each one's chan is a channel its caller
+ *	holds; those that failed already are skipped
+ * @n: how many
+ *
+ * Sets each member's status. Plain copies share engine calls when the
+ * engine takes arrays of pieces: the call, the abort test and the
+ * scheduling point are then paid per array rather than per member, which
+ * is most of what a member of a few KiB costs the sim engine beyond its
+ * bytes. An engine call that fails fails every member with a piece in it.
+ * Sleeps while waiting for the engine.
+ */
+void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n)
+{
+	struct npu_xfer_walk w;
+	unsigned int i;
+
+	w.n = 0;
+	w.first = 0;
+	for (i = 0; i < n; i++) {
+		if (jobs[i].status)
+			continue;
+		if (READ_ONCE(jobs[i].q->aborting)) {
+			jobs[i].status = -ECANCELED;	/* as any job not started */
+			continue;
+		}
+		if (jobs[i].d.opcode == NPU_DMA_OP_COPY &&
+		    npu_xfer_member_join(&w, jobs, i))
+			continue;
+		npu_xfer_members_flush(&w, jobs, i);
+		jobs[i].status = npu_dma_job_exec(&jobs[i]);
+		w.first = i + 1;
+	}
+	npu_xfer_members_flush(&w, jobs, n);
 }
 
 /**

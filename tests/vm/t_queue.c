@@ -370,6 +370,46 @@ START_TEST(test_batch_closed_midway)
 END_TEST
 
 /*
+ * The same with a thousand 4 KiB copies, which runners claim many at a
+ * time and move with shared engine calls: each member still ends once,
+ * copied or -ECANCELED, and the batch completes.
+ */
+START_TEST(test_small_members_closed_midway)
+{
+	int npu = npu_of(NPU_DMA_BACKEND_SIM, 0), i, n = 1000;
+	struct npu_raw_queue q;
+	struct npu_dma_desc *b;
+	uint64_t last;
+	struct side s;
+
+	side_open(&s, npu < 0 ? nr_npus - 1 : npu);
+	ck_assert_int_eq(npu_raw_queue_create(s.fd, 1024, &q), 0);
+	b = calloc(n + 2, sizeof(*b));
+	ck_assert_ptr_nonnull(b);
+	b[0].opcode = NPU_DMA_OP_BATCH_BEGIN;
+	for (i = 1; i <= n; i++)
+		b[i] = npu_raw_copy(s.dev + i % 64 * 4096,
+				    (uintptr_t)s.host + i % 64 * 4096, 4096,
+				    NPU_DMA_DESC_F_SRC_HOST);
+	b[n + 1].opcode = NPU_DMA_OP_BATCH_END;
+	last = npu_raw_push_n(&q, b, n + 2);
+	ck_assert_int_eq(npu_raw_submit(&q), n + 2);
+	close(s.fd);
+	ck_assert_int_eq(npu_raw_wait(&q, last, 60000), 0);
+	ck_assert_uint_eq(q.ctrl->completed_seq, last);
+	ck_assert_uint_le(q.ctrl->error_count, n);
+	if (q.ctrl->error_count) {
+		ck_assert_int_eq(q.ctrl->error, -ECANCELED);
+		ck_assert_int_eq(q.ctrl->last_error, -ECANCELED);
+	}
+	free(b);
+	npu_raw_queue_destroy(&q);
+	npu_raw_queue_destroy(&s.q);
+	munmap(s.host, BUF);
+}
+END_TEST
+
+/*
  * Batches rung in back to back while the worker is still busy with the
  * previous ones: a doorbell's BATCH_BEGIN must never reach the worker
  * before its BATCH_END (it once did, and the worker walked off the list).
@@ -595,6 +635,7 @@ static Suite *queue_suite(void)
 	tcase_add_test(tc, test_batch_then_ordered_copy);
 	tcase_add_test(tc, test_batch_member_errors);
 	tcase_add_test(tc, test_batch_closed_midway);
+	tcase_add_test(tc, test_small_members_closed_midway);
 	tcase_add_test(tc, test_batches_back_to_back);
 	tcase_add_test(tc, test_ring_wraps);
 	tcase_add_test(tc, test_eventfd_signalled);
