@@ -423,6 +423,28 @@ static void npu_batch_runner_work(struct work_struct *work)
 			      true);
 }
 
+/**
+ * npu_dma_queue_work_elsewhere() - start a channel's helper on another CPU
+ * @work: the helper's work item
+ * @nth: which helper of its job (from 1): the nth online CPU after this
+ *	one, wrapping around
+ *
+ * Per CPU (``WQ_CPU_INTENSIVE``): a helper queued on the unbound
+ * workqueue tends to be woken on the CPU of its waker, which is busy
+ * with the job itself, and to stay there.
+ */
+void npu_dma_queue_work_elsewhere(struct work_struct *work, unsigned int nth)
+{
+	int cpu = raw_smp_processor_id();
+
+	while (nth--) {
+		cpu = cpumask_next(cpu, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+	}
+	queue_work_on(cpu, npu_dma_runner_wq, work);
+}
+
 /* In a batch's late_runner once its doorbell has validated every member. */
 static struct npu_batch_runner npu_batch_validated_mark;
 
