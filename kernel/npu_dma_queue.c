@@ -395,18 +395,14 @@ static u32 npu_batch_claim(struct npu_dma_batch *b, bool helper, u32 *first)
 static void npu_batch_run_members(struct npu_dma_batch *b, bool helper)
 {
 	struct npu_dma_device *ndev = b->q->ctx->ndev;
-	struct npu_dma_job *m = b->begin->members;
-	u32 first, n, i;
+	u32 first, n;
 	int chan = -1;
 
 	while ((n = npu_batch_claim(b, helper, &first))) {
 		npu_batch_wait_prepared(b->begin, first + n);
 		if (chan < 0)
 			chan = npu_dma_chan_get(ndev);
-		for (i = first; i < first + n; i++)
-			if (!m[i].status && m[i].d.opcode != NPU_DMA_OP_NOP)
-				m[i].chan = chan;	/* as traced */
-		npu_dma_members_exec(&m[first], n);
+		npu_dma_members_exec(&b->begin->members[first], n, chan);
 	}
 	if (chan >= 0)
 		npu_dma_chan_put(ndev, chan);
@@ -424,10 +420,10 @@ static void npu_batch_runner_work(struct work_struct *work)
 }
 
 /**
- * npu_dma_queue_work_elsewhere() - start a channel's helper on another CPU
+ * npu_dma_queue_work_elsewhere() - start a channel's helper on a given CPU
  * @work: the helper's work item
- * @nth: which helper of its job (from 1): the nth online CPU after this
- *	one, wrapping around
+ * @nth: the nth online CPU after this one, wrapping around (0: this one;
+ *	a job's helper i goes to the ith)
  *
  * Per CPU (``WQ_CPU_INTENSIVE``): a helper queued on the unbound
  * workqueue tends to be woken on the CPU of its waker, which is busy
@@ -463,8 +459,7 @@ static void npu_dma_batch_validated(struct npu_dma_job *begin)
 					     &npu_batch_validated_mark);
 
 	if (late && atomic_read(&late->batch->next) < late->batch->count)
-		queue_work_on(raw_smp_processor_id(), npu_dma_runner_wq,
-			      &late->work);
+		npu_dma_queue_work_elsewhere(&late->work, 0);
 }
 
 static void npu_batch_start_helpers(struct npu_dma_batch *batch,

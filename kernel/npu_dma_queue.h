@@ -237,10 +237,10 @@ int npu_dma_job_run(struct npu_dma_job *job);
 int npu_dma_chan_get(struct npu_dma_device *ndev);
 void npu_dma_chan_put(struct npu_dma_device *ndev, int chan);
 int npu_dma_job_exec(struct npu_dma_job *job);
-void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n);
-void npu_dma_queue_work_elsewhere(struct work_struct *work, unsigned int nth);
+void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n, int chan);
 
 /* npu_dma_queue.c */
+void npu_dma_queue_work_elsewhere(struct work_struct *work, unsigned int nth);
 void npu_dma_job_init(struct npu_dma_queue *q, struct npu_dma_job *job,
 		      const struct npu_dma_desc *d, u64 *seq);
 int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg);

@@ -556,9 +556,9 @@ static bool npu_xfer_member_join(struct npu_xfer_walk *w,
 
 /**
  * npu_dma_members_exec() - execute some members of a batch on one channel
- * @jobs: the members, validated; each one's chan is a channel its caller
- *	holds; those that failed already are skipped
+ * @jobs: the members, validated; those that failed already are skipped
  * @n: how many
+ * @chan: the channel they run on, which the caller holds
  *
  * Sets each member's status. Plain copies share engine calls when the
  * engine takes arrays of pieces: the call, the abort test and the
@@ -567,7 +567,7 @@ static bool npu_xfer_member_join(struct npu_xfer_walk *w,
  * bytes. An engine call that fails fails every member with a piece in it.
  * Sleeps while waiting for the engine.
  */
-void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n)
+void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n, int chan)
 {
 	struct npu_xfer_walk w;
 	unsigned int i;
@@ -581,6 +581,9 @@ void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n)
 			jobs[i].status = -ECANCELED;	/* as any job not started */
 			continue;
 		}
+		if (jobs[i].d.opcode == NPU_DMA_OP_NOP)
+			continue;
+		jobs[i].chan = chan;
 		if (jobs[i].d.opcode == NPU_DMA_OP_COPY &&
 		    npu_xfer_member_join(&w, jobs, i))
 			continue;
