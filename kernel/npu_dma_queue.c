@@ -462,21 +462,36 @@ static void npu_dma_batch_validated(struct npu_dma_job *begin)
 		npu_dma_queue_work_elsewhere(&late->work, 0);
 }
 
+/*
+ * Start up to @n - 1 helpers at once, one on each CPU that neither this
+ * worker nor the doorbell runs on: the doorbell's CPU is busy validating
+ * the members the runners take, and a runner woken there (the scheduler
+ * puts an unbound worker on any CPU once none is idle) took it from the
+ * doorbell, held up every runner and left once it caught up. The last
+ * helper goes to the doorbell's CPU when the doorbell is done (see
+ * npu_dma_batch_validated()), or now if it already is.
+ */
 static void npu_batch_start_helpers(struct npu_dma_batch *batch,
 				    struct npu_batch_runner *runners,
 				    unsigned int n)
 {
-	unsigned int i;
+	int self = raw_smp_processor_id(), cpu;
+	unsigned int i, early = 0;
 
 	for (i = 0; i < n; i++) {
 		runners[i].batch = batch;
 		INIT_WORK(&runners[i].work, npu_batch_runner_work);
 	}
-	for (i = 0; i < n - 1; i++)
-		queue_work(npu_dma_wq, &runners[i].work);
-	/* The last one for the doorbell to start, unless it is done. */
-	if (cmpxchg(&batch->begin->late_runner, NULL, &runners[n - 1]))
-		queue_work(npu_dma_wq, &runners[n - 1].work);
+	for_each_online_cpu(cpu) {
+		if (early == n - 1)
+			break;
+		if (cpu != self && cpu != batch->begin->doorbell_cpu)
+			queue_work_on(cpu, npu_dma_runner_wq,
+				      &runners[early++].work);
+	}
+	if (cmpxchg(&batch->begin->late_runner, NULL, &runners[early]))
+		queue_work_on(batch->begin->doorbell_cpu, npu_dma_runner_wq,
+			      &runners[early].work);
 }
 
 /*
@@ -1070,6 +1085,7 @@ static void npu_queue_prepare_batch(struct npu_dma_queue *q,
 	npu_queue_trace_one(batch);
 	atomic64_add(batch->last_seq - batch->seq + 1,
 		     &q->ctx->ndev->stats.submitted);
+	batch->doorbell_cpu = raw_smp_processor_id();
 	list_cut_position(&head, jobs, &batch->node);
 	npu_queue_append(q, &head);
 	queue_work(npu_dma_wq, &q->work);

@@ -98,6 +98,8 @@ struct npu_batch_runner;
  * @late_runner: a helper of the worker running the batch, for the
  *	doorbell to start on its own CPU once it has validated every
  *	member; whichever of the two comes second starts it (xchg/cmpxchg)
+ * @doorbell_cpu: the CPU that validates the batch's members; no other
+ *	helper is started there while it does
  */
 struct npu_dma_job {
 	struct list_head node;
@@ -121,6 +123,7 @@ struct npu_dma_job {
 	u32 prepared;
 	const struct npu_dma_desc *member_descs;
 	struct npu_batch_runner *late_runner;
+	int doorbell_cpu;
 };
 
 /**
