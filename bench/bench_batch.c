@@ -2,7 +2,7 @@
 /*
  * bench_batch: 1000 host-to-device copies of 4 KiB from pinned memory,
  * queued by one aclrtMemcpyBatchAsync against 1000 aclrtMemcpyAsync
- * calls, each run ending with a stream synchronize; median of 5 runs on
+ * calls, each run ending with a stream synchronize; median of 15 runs on
  * the first sim NPU (or -d).
  * Target (issue 5): the batch at least 3x the throughput of the calls.
  * The time until the queueing calls return is shown too (no target): for
@@ -17,7 +17,7 @@
 #include "bench_util.h"
 
 #define CHUNK	4096
-#define RUNS	5
+#define RUNS	15
 
 struct arrays {
 	void **dsts, **srcs;
