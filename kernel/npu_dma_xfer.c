@@ -581,9 +581,8 @@ void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n, int chan)
 			jobs[i].status = -ECANCELED;	/* as any job not started */
 			continue;
 		}
-		if (jobs[i].d.opcode == NPU_DMA_OP_NOP)
-			continue;
-		jobs[i].chan = chan;
+		if (jobs[i].d.opcode != NPU_DMA_OP_NOP)
+			jobs[i].chan = chan;	/* as traced */
 		if (jobs[i].d.opcode == NPU_DMA_OP_COPY &&
 		    npu_xfer_member_join(&w, jobs, i))
 			continue;
