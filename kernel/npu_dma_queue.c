@@ -123,9 +123,13 @@ static struct npu_dma_queue *npu_queue_from_arg(struct npu_dma_ctx *ctx, u32 id,
 	return q ? q : ERR_PTR(-ENOENT);
 }
 
+/*
+ * Acquire: a WAIT on this queue lets its own queue read what the jobs up
+ * to the sequence number wrote (paired with npu_queue_complete_locked()).
+ */
 u64 npu_dma_queue_completed(struct npu_dma_queue *q)
 {
-	return READ_ONCE(q->completed);
+	return smp_load_acquire(&q->completed);
 }
 
 static void npu_queue_kick_waiting(void)
@@ -234,7 +238,7 @@ static void npu_queue_note_members(struct npu_dma_queue *q,
 /* Caller holds q->lock. */
 static void npu_queue_complete_locked(struct npu_dma_queue *q, u64 seq)
 {
-	WRITE_ONCE(q->completed, seq);
+	smp_store_release(&q->completed, seq);
 	if (q->barrier_seq == seq) {
 		q->barrier_seq = 0;
 		WRITE_ONCE(q->ctrl->barrier_seq, 0);
@@ -390,7 +394,9 @@ static u32 npu_batch_claim(struct npu_dma_batch *b, bool helper, u32 *first)
 
 /*
  * Run members until none is left. A runner takes a DMA channel for the
- * first members it claims and keeps it for the rest.
+ * first members it claims and keeps it for the rest, but not while it
+ * waits for the doorbell's validation: that may wait on page faults for
+ * as long as the submitter likes, and the channels are every process's.
  */
 static void npu_batch_run_members(struct npu_dma_batch *b, bool helper)
 {
@@ -399,7 +405,12 @@ static void npu_batch_run_members(struct npu_dma_batch *b, bool helper)
 	int chan = -1;
 
 	while ((n = npu_batch_claim(b, helper, &first))) {
-		npu_batch_wait_prepared(b->begin, first + n);
+		if (smp_load_acquire(&b->begin->prepared) < first + n) {
+			if (chan >= 0)
+				npu_dma_chan_put(ndev, chan);
+			chan = -1;
+			npu_batch_wait_prepared(b->begin, first + n);
+		}
 		if (chan < 0)
 			chan = npu_dma_chan_get(ndev);
 		npu_dma_members_exec(&b->begin->members[first], n, chan);
@@ -1069,6 +1080,12 @@ static void npu_queue_batch_progress(struct npu_dma_job *batch, u32 done)
 	for (i = batch->prepared; i < done; i++)
 		npu_queue_trace_one(&batch->members[i]);
 	smp_store_release(&batch->prepared, done);
+	/*
+	 * wake_up_var() tests for sleepers without a lock: the store must be
+	 * visible before that test, or a runner that just found the old
+	 * count sleeps with nobody left to wake it (the last call is final).
+	 */
+	smp_mb();
 	wake_up_var(&batch->prepared);
 }
 
