@@ -149,7 +149,8 @@ static int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 	info.caps = NPU_DMA_CAP_COPY_2D | NPU_DMA_CAP_FILL | NPU_DMA_CAP_EVENTS |
 		    NPU_DMA_CAP_WAIT | NPU_DMA_CAP_HOST_BARRIER |
 		    NPU_DMA_CAP_BATCH | NPU_DMA_CAP_PAGEABLE |
-		    NPU_DMA_CAP_NEED_WAKEUP | NPU_DMA_CAP_GRAPH;
+		    NPU_DMA_CAP_NEED_WAKEUP | NPU_DMA_CAP_GRAPH |
+		    NPU_DMA_CAP_COPY_INDIRECT;
 	info.max_graph_tasks = NPU_DMA_MAX_GRAPH_TASKS;
 	if (copy_to_user(arg, &info, min_t(u32, usize, sizeof(info))))
 		return -EFAULT;

@@ -22,20 +22,27 @@
 
 static int npu_desc_check_fields(const struct npu_dma_desc *d)
 {
-	bool copy = d->opcode == NPU_DMA_OP_COPY || d->opcode == NPU_DMA_OP_COPY_2D;
+	bool indirect = d->opcode == NPU_DMA_OP_COPY_INDIRECT;
+	bool copy = d->opcode == NPU_DMA_OP_COPY ||
+		    d->opcode == NPU_DMA_OP_COPY_2D || indirect;
 
 	if (d->opcode > NPU_DMA_OP_MAX || d->flags & ~NPU_DMA_DESC_FLAGS_MASK ||
 	    d->reserved)
 		return -EINVAL;
 	if (d->opcode != NPU_DMA_OP_FILL && d->fill_size)
 		return -EINVAL;
-	if (d->opcode != NPU_DMA_OP_COPY_2D &&
-	    (d->height || d->src_pitch || d->dst_pitch))
+	if (d->opcode != NPU_DMA_OP_COPY_2D && d->height)
+		return -EINVAL;
+	if (d->opcode != NPU_DMA_OP_COPY_2D && !indirect &&
+	    (d->src_pitch || d->dst_pitch))
 		return -EINVAL;
 	if (d->opcode != NPU_DMA_OP_WAIT && d->wait_queue)
 		return -EINVAL;
 	if (d->opcode != NPU_DMA_OP_FILL && d->opcode != NPU_DMA_OP_WAIT &&
-	    d->opcode != NPU_DMA_OP_GRAPH && d->value)
+	    d->opcode != NPU_DMA_OP_GRAPH && !indirect && d->value)
+		return -EINVAL;
+	/* Its words are device memory, and so is what they describe. */
+	if (indirect && d->flags)
 		return -EINVAL;
 	if (!copy && (d->src || d->flags & (NPU_DMA_DESC_F_SRC_HOST |
 					    NPU_DMA_DESC_F_SRC_PAGEABLE)))
@@ -119,11 +126,6 @@ out:
 	return ret;
 }
 
-static bool npu_desc_own_memory(struct npu_dma_device *ndev, u64 addr)
-{
-	return addr >= ndev->mem_base && addr - ndev->mem_base < ndev->mem_size;
-}
-
 /*
  * Members of a batch are resolved in one pass: ctx->lock is held across
  * the members that name the context's own memory (dropped for a pageable
@@ -181,7 +183,7 @@ static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
 		side->obj = &pin->range;
 		return 0;
 	}
-	if (!host && !npu_desc_own_memory(ctx->ndev, addr)) {
+	if (!host && !npu_dma_own_memory(ctx->ndev, addr)) {
 		npu_desc_cache_unlock(c);
 		return npu_desc_resolve_peer(ctx, side, addr, extent);
 	}
@@ -259,6 +261,37 @@ static int npu_desc_prepare_fill(struct npu_dma_ctx *ctx, struct npu_desc_cache 
 				d->flags & NPU_DMA_DESC_F_DST_PAGEABLE, true);
 }
 
+/*
+ * COPY_INDIRECT: the words it reads, in the context's memory of this NPU
+ * (8-byte aligned, so that each lies in one page), the length's beside
+ * the source's. What they hold is checked when it runs.
+ */
+static int npu_desc_prepare_indirect(struct npu_dma_ctx *ctx,
+				     struct npu_desc_cache *c,
+				     struct npu_dma_job *job)
+{
+	const struct npu_dma_desc *d = &job->d;
+	const struct npu_dma_range *r;
+	int ret;
+
+	if (!IS_ALIGNED(d->src | d->dst | d->value, sizeof(u64)) ||
+	    !d->len == !d->value || d->len > NPU_DMA_MAX_COPY_LEN)
+		return -EINVAL;
+	if (!npu_dma_own_memory(ctx->ndev, d->src) ||
+	    !npu_dma_own_memory(ctx->ndev, d->dst))
+		return -EFAULT;
+	ret = npu_desc_resolve(ctx, c, &job->src, d->src, sizeof(u64), false,
+			       false, false);
+	if (ret)
+		return ret;
+	r = job->src.obj;
+	if (d->value && (d->value < r->start ||
+			 d->value - r->start > r->size - sizeof(u64)))
+		return -EFAULT;
+	return npu_desc_resolve(ctx, c, &job->dst, d->dst, sizeof(u64), false,
+				false, true);
+}
+
 /* GRAPH: the graph named by @value, whose task count @len must be. */
 static int npu_desc_prepare_graph(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 {
@@ -294,6 +327,8 @@ static int npu_desc_prepare(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
 		return npu_desc_prepare_copy(ctx, c, job);
 	case NPU_DMA_OP_FILL:
 		return npu_desc_prepare_fill(ctx, c, job);
+	case NPU_DMA_OP_COPY_INDIRECT:
+		return npu_desc_prepare_indirect(ctx, c, job);
 	case NPU_DMA_OP_EVENT_RECORD:
 		return job->d.dst < NPU_DMA_MAX_EVENT_SLOTS ? 0 : -EINVAL;
 	case NPU_DMA_OP_WAIT:

@@ -242,6 +242,9 @@ void npu_dma_chan_put(struct npu_dma_device *ndev, int chan);
 int npu_dma_job_exec(struct npu_dma_job *job);
 void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n, int chan);
 
+/* npu_dma_indirect.c: copies whose addresses are read when they run */
+int npu_dma_indirect_exec(struct npu_dma_job *job);
+
 /* npu_dma_queue.c */
 void npu_dma_queue_work_elsewhere(struct work_struct *work, unsigned int nth);
 void npu_dma_job_init(struct npu_dma_queue *q, struct npu_dma_job *job,
@@ -273,12 +276,22 @@ static inline bool npu_dma_batch_op_ok(u8 op)
 	       op == NPU_DMA_OP_FILL || op == NPU_DMA_OP_NOP;
 }
 
-/* Bytes a job moves: one run, or height rows of len. */
+/* @addr lies in @ndev's own device memory (not a peer's). */
+static inline bool npu_dma_own_memory(const struct npu_dma_device *ndev, u64 addr)
+{
+	return addr >= ndev->mem_base && addr - ndev->mem_base < ndev->mem_size;
+}
+
+/*
+ * Bytes a job moves: one run, or height rows of len (COPY_INDIRECT: its
+ * length once it ran).
+ */
 static inline u64 npu_dma_job_bytes(const struct npu_dma_job *job)
 {
 	if (job->d.opcode == NPU_DMA_OP_COPY_2D)
 		return job->d.len * job->d.height;
-	if (job->d.opcode == NPU_DMA_OP_COPY || job->d.opcode == NPU_DMA_OP_FILL)
+	if (job->d.opcode == NPU_DMA_OP_COPY || job->d.opcode == NPU_DMA_OP_FILL ||
+	    job->d.opcode == NPU_DMA_OP_COPY_INDIRECT)
 		return job->d.len;
 	return 0;
 }

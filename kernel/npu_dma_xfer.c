@@ -465,7 +465,8 @@ static bool npu_xfer_moves(const struct npu_dma_job *job)
 {
 	return job->d.opcode == NPU_DMA_OP_COPY ||
 	       job->d.opcode == NPU_DMA_OP_COPY_2D ||
-	       job->d.opcode == NPU_DMA_OP_FILL;
+	       job->d.opcode == NPU_DMA_OP_FILL ||
+	       job->d.opcode == NPU_DMA_OP_COPY_INDIRECT;
 }
 
 static void npu_xfer_start(struct npu_dma_job *job)
@@ -489,6 +490,8 @@ int npu_dma_job_exec(struct npu_dma_job *job)
 
 	if (!npu_xfer_moves(job))
 		return 0;
+	if (job->d.opcode == NPU_DMA_OP_COPY_INDIRECT)
+		return npu_dma_indirect_exec(job);
 	if (job->d.opcode == NPU_DMA_OP_FILL) {
 		ret = npu_xfer_fill_page(job);
 		if (ret)

@@ -312,8 +312,10 @@ static aclError acl_batch_member(const struct acl_batch_args *a, size_t i,
 	aclError ret;
 
 	ret = acl_plan_copy_ptrs(&x, dst, src, a->sizes[i], kind, *run);
-	if (ret)
-		return acl_batch_fail(a, i, ret);
+	if (ret)	/* newest first: which copy, then why */
+		return acl_batch_fail(a, i, acl_err(ret,
+			"dsts[%zu]=%p srcs[%zu]=%p sizes[%zu]=%zu: copy %zu of "
+			"the batch", i, dst->p, i, src->p, i, a->sizes[i], i));
 	*run = x.dev;
 	l->pageable |= x.pageable;
 	max = x.dev->info.max_copy_len ? x.dev->info.max_copy_len : 1ULL << 30;

@@ -116,7 +116,12 @@ static aclError acl_plan_2d(struct acl_2d *c, void *dst, size_t dpitch,
 	return ACL_SUCCESS;
 }
 
-/* The COPY_2D descriptors of a planned copy: how many were written. */
+/*
+ * The COPY_2D descriptors of a planned copy, at most ACL_2D_MAX_DESCS
+ * (enough for CANN's 5 Mi rows at the driver's 1 Mi a descriptor; a
+ * driver with a smaller limit cannot take the tallest copies): how many
+ * were written, or 0 (error recorded).
+ */
 static size_t acl_2d_descs(const struct acl_2d *c, struct npu_dma_desc *d)
 {
 	uint64_t max = c->x.dev->info.max_2d_height ?
@@ -124,6 +129,14 @@ static size_t acl_2d_descs(const struct acl_2d *c, struct npu_dma_desc *d)
 	uint64_t row = 0;
 	size_t n = 0;
 
+	if (c->height > max * ACL_2D_MAX_DESCS) {
+		acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			"height=%llu: device %d takes at most %llu rows in %d "
+			"descriptors", (unsigned long long)c->height,
+			c->x.dev->id, (unsigned long long)(max * ACL_2D_MAX_DESCS),
+			ACL_2D_MAX_DESCS);
+		return 0;
+	}
 	while (row < c->height) {
 		uint64_t rows = c->height - row < max ? c->height - row : max;
 
@@ -162,6 +175,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch,
 	struct acl_2d c;
 	aclrtMemcpyKind k;
 	aclError ret;
+	size_t n;
 	bool skip;
 
 	ACL_ENTER();
@@ -185,7 +199,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch,
 			       "dst=%p src=%p make a %s copy; synchronous 2-D "
 			       "copies are H2D or D2H only", dst, src,
 			       acl_kind_name(k));
-	return acl_descs_sync(c.x.dev, d, acl_2d_descs(&c, d), 0);
+	n = acl_2d_descs(&c, d);
+	if (!n)
+		return ACL_ERROR_RT_PARAM_INVALID;
+	return acl_descs_sync(c.x.dev, d, n, 0);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch,
@@ -198,6 +215,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch,
 	struct acl_stream *s;
 	struct acl_2d c;
 	aclError ret;
+	size_t n;
 	bool skip;
 
 	ACL_ENTER();
@@ -216,5 +234,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch,
 			       "dst=%p src=%p make a host-to-host copy; "
 			       "asynchronous 2-D copies are H2D, D2H or D2D",
 			       dst, src);
-	return acl_descs_stream(s, d, acl_2d_descs(&c, d), 0, c.x.pageable);
+	n = acl_2d_descs(&c, d);
+	if (!n)
+		return ACL_ERROR_RT_PARAM_INVALID;
+	return acl_descs_stream(s, d, n, 0, c.x.pageable);
 }

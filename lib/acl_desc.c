@@ -3,21 +3,20 @@
  * libacl: descriptor and offset copies inside one NPU (ACL_API.md 4.11).
  *
  * A copy descriptor is 32 bytes of device memory the caller allocates;
- * aclrtSetMemcpyDesc() writes (magic, src, dst, count) there with a
- * small synchronous copy, and libacl keeps the same record on the host,
- * keyed by the descriptor's address. aclrtMemcpyAsyncWithDesc() queues
- * the copy the record describes, so replaying a descriptor costs what a
- * 1-D device copy costs; a descriptor libacl has no record of (its bytes
- * copied there by other means) is read back from the device once.
- * The parameters are taken when the copy is queued: a later
- * aclrtSetMemcpyDesc() affects later launches only.
- *
- * aclrtMemcpyAsyncWithOffset() reads its two base addresses from device
- * memory when called, after the stream's earlier work finished (so a
- * base written by that work is seen), then queues an ordinary copy.
+ * aclrtSetMemcpyDesc() writes (magic, src, dst, count) there, device
+ * addresses, with a small synchronous copy. aclrtMemcpyAsyncWithDesc()
+ * and aclrtMemcpyAsyncWithOffset() queue one COPY_INDIRECT descriptor
+ * naming the words that hold the copy's addresses (and, for a
+ * descriptor, its length): the driver reads them when the copy runs,
+ * after the stream's earlier work, as CANN's device does. So whatever
+ * rewrote them before that (aclrtSetMemcpyDesc, a copy queued earlier,
+ * another stream ordered by an event) decides what is copied, and a
+ * captured graph reads them again at every replay. What they hold is
+ * checked then too: a copy outside the context's memory of this NPU
+ * fails on the stream (ACL_ERROR_RT_PARAM_INVALID when it is
+ * synchronized).
  */
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
 #include "acl_internal.h"
 
@@ -26,9 +25,8 @@
 #define ACL_DESC_MAGIC		0x61636c64U	/* "acld" */
 #define ACL_DESC_MAX_COUNT	(4ULL << 30)
 #define ACL_OFFSET_MAX		0xFFFFFFFFFFFFULL
-#define ACL_DESC_BUCKETS	64
 
-/* What the descriptor's device memory holds. */
+/* What the descriptor's device memory holds: the driver reads the words. */
 struct acl_desc_wire {
 	uint32_t magic;
 	uint32_t pad;
@@ -39,65 +37,9 @@ struct acl_desc_wire {
 
 _Static_assert(sizeof(struct acl_desc_wire) == ACL_DESC_SIZE,
 	       "a descriptor is 32 bytes, as CANN's on A2/A3");
-
-/* The host's record of one descriptor. */
-struct acl_desc_rec {
-	struct acl_device *dev;
-	uint64_t gen;			/* dev->gen when written */
-	uint64_t addr;			/* device address of the descriptor */
-	struct acl_desc_wire w;
-	struct acl_desc_rec *next;
-};
-
-static pthread_mutex_t acl_desc_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct acl_desc_rec *acl_desc_tab[ACL_DESC_BUCKETS];	/* under the lock */
-
-static struct acl_desc_rec **acl_desc_slot(uint64_t addr)
-{
-	return &acl_desc_tab[(addr / ACL_DESC_ALIGN) % ACL_DESC_BUCKETS];
-}
-
-/* Record @w for the descriptor at @addr (the latest write wins). */
-static void acl_desc_remember(struct acl_device *dev, uint64_t addr,
-			      const struct acl_desc_wire *w)
-{
-	struct acl_desc_rec *r;
-
-	pthread_mutex_lock(&acl_desc_lock);
-	for (r = *acl_desc_slot(addr); r; r = r->next)
-		if (r->dev == dev && r->addr == addr)
-			break;
-	if (!r) {
-		r = calloc(1, sizeof(*r));
-		if (r) {
-			r->dev = dev;
-			r->addr = addr;
-			r->next = *acl_desc_slot(addr);
-			*acl_desc_slot(addr) = r;
-		}
-	}
-	if (r) {
-		r->gen = dev->gen;
-		r->w = *w;
-	}
-	pthread_mutex_unlock(&acl_desc_lock);
-}
-
-static bool acl_desc_recall(struct acl_device *dev, uint64_t addr,
-			    struct acl_desc_wire *w)
-{
-	struct acl_desc_rec *r;
-	bool found = false;
-
-	pthread_mutex_lock(&acl_desc_lock);
-	for (r = *acl_desc_slot(addr); r && !found; r = r->next)
-		if (r->dev == dev && r->addr == addr && r->gen == dev->gen) {
-			*w = r->w;
-			found = true;
-		}
-	pthread_mutex_unlock(&acl_desc_lock);
-	return found;
-}
+_Static_assert(offsetof(struct acl_desc_wire, count) ==
+	       offsetof(struct acl_desc_wire, src) + 16,
+	       "src, dst, count are consecutive words");
 
 /* Kinds: > INTER_D2D is 100000, anything but INNER_D2D 207000. */
 static aclError acl_desc_kind(aclrtMemcpyKind kind)
@@ -191,53 +133,33 @@ ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc,
 		return ret;
 	w.src = acl_dev_addr(dev, srcAddr);
 	w.dst = acl_dev_addr(dev, dstAddr);
-	ret = acl_desc_xfer(desc, &w, sizeof(w), ACL_MEMCPY_HOST_TO_DEVICE);
-	if (!ret)
-		acl_desc_remember(dev, acl_dev_addr(dev, desc), &w);
-	return ret;
+	return acl_desc_xfer(desc, &w, sizeof(w), ACL_MEMCPY_HOST_TO_DEVICE);
 }
 
-/* The copy the descriptor at @desc describes. */
-static aclError acl_desc_get(struct acl_device *dev, void *desc,
-			     struct acl_desc_wire *w)
+/* Queue COPY_INDIRECT @d on @s (or add it to its capture). */
+static aclError acl_desc_queue(struct acl_stream *s, struct npu_dma_desc *d)
 {
-	uint64_t addr = acl_dev_addr(dev, desc);
-	aclError ret;
+	uint64_t first, last;
+	int err;
 
-	if (acl_desc_recall(dev, addr, w))
-		return ACL_SUCCESS;
-	ret = acl_desc_xfer(w, desc, sizeof(*w), ACL_MEMCPY_DEVICE_TO_HOST);
-	if (ret)
-		return ret;
-	if (w->magic != ACL_DESC_MAGIC || !w->count ||
-	    w->count > ACL_DESC_MAX_COUNT)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "desc=%p holds no copy descriptor (see "
-			       "aclrtSetMemcpyDesc)", desc);
-	acl_desc_remember(dev, addr, w);
-	return ACL_SUCCESS;
-}
-
-/* Queue a device-internal copy of @len bytes on @s. */
-static aclError acl_desc_queue(struct acl_stream *s, uint64_t dst, uint64_t src,
-			       uint64_t len)
-{
-	struct acl_xfer x = {
-		.dev = s->ctx->dev,
-		.tmpl = { .opcode = NPU_DMA_OP_COPY, .src = src, .dst = dst },
-		.len = len,
-	};
-
-	return acl_xfer_run_async(&x, s);
+	if (!(s->ctx->dev->info.caps & NPU_DMA_CAP_COPY_INDIRECT))
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "device %d's driver cannot read a copy's "
+			       "addresses from device memory", s->ctx->dev->id);
+	d->opcode = NPU_DMA_OP_COPY_INDIRECT;
+	err = acl_stream_put_descs(s, d, 1, &first, &last);
+	return err ? acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT") :
+		     ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc,
 						      aclrtMemcpyKind kind,
 						      aclrtStream stream)
 {
+	struct npu_dma_desc d = { 0 };
 	struct acl_device *dev = NULL;
-	struct acl_desc_wire w;
 	struct acl_stream *s;
+	uint64_t addr;
 	aclError ret;
 
 	ACL_ENTER();
@@ -253,11 +175,17 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc,
 		return ret;
 	dev = s->ctx->dev;
 	ret = acl_desc_devptr("desc", desc, &dev);
-	if (!ret)
-		ret = acl_desc_get(dev, desc, &w);
 	if (ret)
 		return ret;
-	return acl_desc_queue(s, w.dst, w.src, w.count);
+	if ((uintptr_t)desc % ACL_DESC_ALIGN)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "desc=%p is not %d-byte aligned", desc,
+			       ACL_DESC_ALIGN);
+	addr = acl_dev_addr(dev, desc);
+	d.src = addr + offsetof(struct acl_desc_wire, src);
+	d.dst = addr + offsetof(struct acl_desc_wire, dst);
+	d.value = addr + offsetof(struct acl_desc_wire, count);
+	return acl_desc_queue(s, &d);
 }
 
 static aclError acl_offset_checks(size_t destMax, size_t dstDataOffset,
@@ -283,23 +211,29 @@ static aclError acl_offset_checks(size_t destMax, size_t dstDataOffset,
 	return ACL_SUCCESS;
 }
 
-/* The base address stored at device pointer @slot, as a device address. */
-static aclError acl_offset_base(struct acl_device *dev, const char *name,
-				void *slot, uint64_t *base)
+/*
+ * The word at device pointer @slot (which holds a device pointer of
+ * @dev, as the application stores it) into @word, and into @add what
+ * turns that pointer, plus @offset, into the device address the driver
+ * copies at: the reservation's base is subtracted, modulo 2^64.
+ */
+static aclError acl_offset_slot(struct acl_device *dev, const char *name,
+				const void *slot, size_t offset,
+				__u64 *word, __u64 *add)
 {
-	struct acl_device *bdev = dev;
-	void *p = NULL;
+	struct acl_device *sdev = dev;
 	aclError ret;
 
-	ret = acl_desc_devptr(name, slot, &bdev);
-	if (!ret)
-		ret = acl_desc_xfer(&p, slot, sizeof(p),
-				    ACL_MEMCPY_DEVICE_TO_HOST);
-	if (!ret)
-		ret = acl_desc_devptr(*name == 'd' ? "*dst" : "*src", p, &bdev);
-	if (!ret)
-		*base = acl_dev_addr(dev, p);
-	return ret;
+	ret = acl_desc_devptr(name, slot, &sdev);
+	if (ret)
+		return ret;
+	if ((uintptr_t)slot % sizeof(void *))
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "%s=%p is not %zu-byte aligned", name, slot,
+			       sizeof(void *));
+	*word = acl_dev_addr(dev, slot);
+	*add = acl_dev_addr(dev, NULL) + offset;
+	return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError
@@ -308,10 +242,9 @@ aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
 			   size_t srcDataOffset, aclrtMemcpyKind kind,
 			   aclrtStream stream)
 {
-	uint64_t dbase, sbase;
+	struct npu_dma_desc d = { 0 };
 	struct acl_stream *s;
 	aclError ret;
-	int err;
 
 	ACL_ENTER();
 	if (!count)
@@ -327,19 +260,13 @@ aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
 	s = acl_stream_lookup(stream, &ret);
 	if (!s)
 		return ret;
-	if (acl_stream_capturing(s))
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "offset copies read their bases when called and "
-			       "cannot be captured");
-	/* The stream's earlier work may write the bases: let it finish. */
-	err = acl_ring_wait(s->ring, acl_ring_last_seq(s->ring), -1);
-	if (err)
-		return acl_err_sys(err, "waiting for the stream");
-	ret = acl_offset_base(s->ctx->dev, "dst", dst, &dbase);
+	ret = acl_offset_slot(s->ctx->dev, "dst", dst, dstDataOffset, &d.dst,
+			      &d.dst_pitch);
 	if (!ret)
-		ret = acl_offset_base(s->ctx->dev, "src", (void *)src, &sbase);
+		ret = acl_offset_slot(s->ctx->dev, "src", src, srcDataOffset,
+				      &d.src, &d.src_pitch);
 	if (ret)
 		return ret;
-	return acl_desc_queue(s, dbase + dstDataOffset, sbase + srcDataOffset,
-			      count);
+	d.len = count;
+	return acl_desc_queue(s, &d);
 }

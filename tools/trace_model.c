@@ -44,6 +44,7 @@ const char *tr_op_name(uint32_t op)
 		[NPU_DMA_OP_BATCH_BEGIN] = "batch_begin",
 		[NPU_DMA_OP_BATCH_END] = "batch_end",
 		[NPU_DMA_OP_GRAPH] = "graph",
+		[NPU_DMA_OP_COPY_INDIRECT] = "copy_indirect",
 	};
 
 	return op <= NPU_DMA_OP_MAX ? names[op] : "unknown";

@@ -298,6 +298,43 @@ static const struct bad_desc {
 	{ "2d in a freed allocation", -EFAULT, NPU_DMA_OP_COPY_2D, .height = 2,
 	  .ssym = DEV, .dsym = FREED, .len = 8, .spitch = 8, .dpitch = 8 },
 
+	/* Indirect copies: the words they read (what these hold is run-time). */
+#define IND	NPU_DMA_OP_COPY_INDIRECT
+	{ "indirect with a host flag", -EINVAL, IND, .flags = SH, .ssym = DEV,
+	  .dsym = DEV, .doff = 8, .len = 8 },
+	{ "indirect with a pageable flag", -EINVAL, IND, .flags = DP, .ssym = DEV,
+	  .dsym = DEV, .doff = 8, .len = 8 },
+	{ "indirect with len and value", -EINVAL, IND, .ssym = DEV, .dsym = DEV,
+	  .doff = 8, .len = 8, .value = 16 },
+	{ "indirect without len or value", -EINVAL, IND, .ssym = DEV, .dsym = DEV,
+	  .doff = 8 },
+	{ "indirect over max_copy_len", -EINVAL, IND, .ssym = DEV, .dsym = DEV,
+	  .doff = 8, .len = G4 + 1 },
+	{ "indirect src word misaligned", -EINVAL, IND, .ssym = DEV, .soff = 4,
+	  .dsym = DEV, .doff = 8, .len = 8 },
+	{ "indirect dst word misaligned", -EINVAL, IND, .ssym = DEV, .dsym = DEV,
+	  .doff = 12, .len = 8 },
+	{ "indirect length word misaligned", -EINVAL, IND, .ssym = DEV, .dsym = DEV,
+	  .doff = 8, .value = 1ULL << 40 | 4 },
+	{ "indirect with height", -EINVAL, IND, .height = 1, .ssym = DEV, .dsym = DEV,
+	  .doff = 8, .len = 8 },
+	{ "indirect with fill size", -EINVAL, IND, .fill = 1, .ssym = DEV, .dsym = DEV,
+	  .doff = 8, .len = 8 },
+	{ "indirect with wait queue", -EINVAL, IND, .ssym = DEV, .dsym = DEV,
+	  .doff = 8, .len = 8, .wq = 1 },
+	{ "indirect src word in a freed allocation", -EFAULT, IND, .ssym = FREED,
+	  .dsym = DEV, .len = 8 },
+	{ "indirect dst word in another file's allocation", -EFAULT, IND,
+	  .ssym = DEV, .dsym = FOREIGN, .len = 8 },
+	{ "indirect src word in host memory", -EFAULT, IND, .ssym = HOST,
+	  .dsym = DEV, .len = 8 },
+	{ "indirect dst word one past its allocation", -EFAULT, IND, .ssym = DEV,
+	  .dsym = DEV, .doff = BUF, .len = 8 },
+	{ "indirect length word not beside the src word", -EFAULT, IND,
+	  .ssym = DEV, .dsym = DEV, .doff = 8, .value = 8 },
+	{ "indirect words holding 0 (run time)", -EFAULT, IND, .ssym = DEV,
+	  .soff = 4096, .dsym = DEV, .doff = 4104, .len = 8 },
+
 	/* Fills. */
 	{ "fill size 0", -EINVAL, NPU_DMA_OP_FILL, .fill = 0, .dsym = DEV, .len = 8 },
 	{ "fill size 3", -EINVAL, NPU_DMA_OP_FILL, .fill = 3, .dsym = DEV, .len = 9 },
@@ -409,6 +446,106 @@ START_TEST(test_bad_descriptor)
 	ck_assert_uint_eq(e.q.ctrl->error_count, 1);
 	ck_assert_uint_eq(e.q.ctrl->last_error_seq, seq);
 	ck_assert_uint_eq(e.q.ctrl->completed_seq, last);
+}
+END_TEST
+
+/* @n bytes of @p into the device at @dev_addr, through the registration. */
+static void put_dev(uint64_t dev_addr, const void *p, size_t n)
+{
+	memcpy(e.host, p, n);
+	ck_assert_int_eq(npu_raw_run(&e.q, &(struct npu_dma_desc){
+		.opcode = NPU_DMA_OP_COPY, .flags = SH,
+		.src = (uintptr_t)e.host, .dst = dev_addr, .len = n }), 0);
+}
+
+static void get_dev(void *p, uint64_t dev_addr, size_t n)
+{
+	ck_assert_int_eq(npu_raw_run(&e.q, &(struct npu_dma_desc){
+		.opcode = NPU_DMA_OP_COPY, .flags = DH,
+		.src = dev_addr, .dst = (uintptr_t)e.host + BUF / 2,
+		.len = n }), 0);
+	memcpy(p, e.host + BUF / 2, n);
+}
+
+/*
+ * COPY_INDIRECT at run time: words at the start of the allocation, data
+ * from 4096 on. The addresses are read when the copy runs (a word
+ * rewritten by the descriptor just before it counts), with the adders
+ * and the length word applied; what they name is checked as a COPY's
+ * addresses are, and this NPU's memory only.
+ */
+START_TEST(test_indirect_run_time)
+{
+	uint64_t w[4], last, big = (4ULL << 30) + 1;
+	struct npu_dma_desc ind = {
+		.opcode = NPU_DMA_OP_COPY_INDIRECT,
+		.src = e.dev, .dst = e.dev + 8, .value = e.dev + 16,
+	};
+	struct npu_dma_desc upd;
+	uint8_t in[256], out[256];
+	int i;
+
+	ck_assert(e.info.caps & NPU_DMA_CAP_COPY_INDIRECT);
+	for (i = 0; i < 256; i++)
+		in[i] = (uint8_t)(i * 7 + 1);
+	put_dev(e.dev + 4096, in, sizeof(in));
+	/* src, dst, len read from the words. */
+	w[0] = e.dev + 4096;
+	w[1] = e.dev + 8192;
+	w[2] = sizeof(in);
+	put_dev(e.dev, w, 3 * 8);
+	ck_assert_int_eq(npu_raw_run(&e.q, &ind), 0);
+	get_dev(out, e.dev + 8192, sizeof(out));
+	ck_assert(!memcmp(in, out, sizeof(in)));
+	/* Adders and a given length: 100 bytes from 4096 + 16 to 12288 + 3. */
+	upd = ind;
+	upd.value = 0;
+	upd.len = 100;
+	upd.src_pitch = 16;
+	upd.dst_pitch = 4096 + 3;
+	ck_assert_int_eq(npu_raw_run(&e.q, &upd), 0);
+	get_dev(out, e.dev + 12288 + 3, 100);
+	ck_assert(!memcmp(in + 16, out, 100));
+	/* A word rewritten by the descriptor queued just before it. */
+	w[3] = e.dev + 16384;
+	memcpy(e.host, &w[3], 8);
+	upd = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_COPY, .flags = SH,
+		.src = (uintptr_t)e.host, .dst = e.dev + 8, .len = 8 };
+	npu_raw_push(&e.q, &upd);
+	last = npu_raw_push(&e.q, &ind);
+	ck_assert_int_eq(npu_raw_submit(&e.q), 2);
+	ck_assert_int_eq(npu_raw_wait(&e.q, last, 20000), 0);
+	ck_assert_int_eq(e.q.ctrl->error_count, 0);
+	get_dev(out, e.dev + 16384, sizeof(out));
+	ck_assert(!memcmp(in, out, sizeof(in)));
+	/* A length of 0 copies nothing and succeeds. */
+	w[2] = 0;
+	put_dev(e.dev + 16, &w[2], 8);
+	ck_assert_int_eq(npu_raw_run(&e.q, &ind), 0);
+	/* Too long, past the allocation, another file's, freed: failures. */
+	put_dev(e.dev + 16, &big, 8);
+	ck_assert_int_eq(npu_raw_run(&e.q, &ind), -EINVAL);
+	w[2] = BUF;
+	put_dev(e.dev + 16, &w[2], 8);
+	ck_assert_int_eq(npu_raw_run(&e.q, &ind), -EFAULT);
+	w[2] = 8;
+	put_dev(e.dev + 16, &w[2], 8);
+	put_dev(e.dev + 8, &e.foreign, 8);
+	ck_assert_int_eq(npu_raw_run(&e.q, &ind), -EFAULT);
+	put_dev(e.dev + 8, &e.freed, 8);
+	ck_assert_int_eq(npu_raw_run(&e.q, &ind), -EFAULT);
+	/* A host address in a word is not device memory. */
+	w[1] = (uintptr_t)e.host;
+	put_dev(e.dev + 8, &w[1], 8);
+	ck_assert_int_eq(npu_raw_run(&e.q, &ind), -EFAULT);
+	/* The adder wraps modulo 2^64 onto a good address. */
+	w[1] = e.dev + 20480 + 1000;
+	put_dev(e.dev + 8, &w[1], 8);
+	upd = ind;
+	upd.dst_pitch = -1000ULL;
+	ck_assert_int_eq(npu_raw_run(&e.q, &upd), 0);
+	get_dev(out, e.dev + 20480, 8);
+	ck_assert(!memcmp(in, out, 8));
 }
 END_TEST
 
@@ -890,6 +1027,7 @@ static Suite *abi_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, test_bad_descriptor, 0, NR_BAD);
 	tcase_add_test(tc, test_bad_batches);
+	tcase_add_test(tc, test_indirect_run_time);
 	tcase_add_test(tc, test_wait_on_other_process_queue);
 	suite_add_tcase(s, tc);
 

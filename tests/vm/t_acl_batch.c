@@ -347,15 +347,95 @@ START_TEST(test_desc_replay)
 	T_ACL_EQ(aclrtMemcpyAsyncWithDesc(h, INNER, st),
 		 ACL_ERROR_RT_PARAM_INVALID);
 	t_acl_msg_has("is not device memory");
-	T_ACL_OK(aclrtMemset(desc2, dsz, 0, dsz));
-	T_ACL_OK(aclrtFree(desc2));
-	T_ACL_OK(aclrtMalloc(&desc2, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
-	T_ACL_OK(aclrtMemset(desc2, 4096, 0, 4096));
-	T_ACL_EQ(aclrtMemcpyAsyncWithDesc((char *)desc2 + 1024, INNER, st),
+	T_ACL_EQ(aclrtMemcpyAsyncWithDesc((char *)desc + 8, INNER, st),
 		 ACL_ERROR_RT_PARAM_INVALID);
-	t_acl_msg_has("holds no copy descriptor");
+	t_acl_msg_has("aligned");
+	/* Bytes that describe no copy: the stream reports it, then goes on. */
+	T_ACL_OK(aclrtMemset(desc2, dsz, 0x5a, dsz));
+	T_ACL_OK(aclrtMemcpyAsyncWithDesc(desc2, INNER, st));
+	T_ACL_EQ(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+	T_ACL_OK(aclrtMemcpyAsyncWithDesc(desc, INNER, st));
+	T_ACL_OK(aclrtSynchronizeStream(st));
 	T_ACL_OK(aclrtFree(desc));
 	T_ACL_OK(aclrtFree(desc2));
+	T_ACL_OK(aclrtFree(d));
+	T_ACL_OK(aclrtFreeHost(h));
+	T_ACL_OK(aclrtDestroyStream(st));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+/*
+ * A descriptor is read when its copy runs: rewritten by a copy queued
+ * before it on the stream (no synchronize between), and by
+ * aclrtSetMemcpyDesc() between replays of a captured graph; a
+ * descriptor naming memory freed since fails on the stream only.
+ */
+START_TEST(test_desc_read_late)
+{
+	size_t len = _i ? 4096 : 128, dsz = 0, k;
+	void *d, *desc, *other, *gone;
+	uint8_t *h;
+	aclrtStream st;
+	aclmdlRI ri;
+	int dev, r;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	T_ACL_OK(aclrtCreateStream(&st));
+	T_ACL_OK(aclrtGetMemcpyDescSize(INNER, &dsz));
+	T_ACL_OK(aclrtMalloc(&desc, dsz, ACL_MEM_MALLOC_NORMAL_ONLY));
+	T_ACL_OK(aclrtMalloc(&other, dsz, ACL_MEM_MALLOC_NORMAL_ONLY));
+	T_ACL_OK(aclrtMalloc(&d, 4 * len, ACL_MEM_MALLOC_HUGE_FIRST));
+	T_ACL_OK(aclrtMallocHost((void **)&h, len));
+	/* Chunk k of d holds pattern k. */
+	for (k = 0; k < 2; k++) {
+		t_pattern_fill(h, len, 20 + k);
+		T_ACL_OK(aclrtMemcpy((char *)d + k * len, len, h, len, H2D));
+	}
+	T_ACL_OK(aclrtSetMemcpyDesc(desc, INNER, d, (char *)d + 2 * len, len,
+				    NULL));
+	T_ACL_OK(aclrtSetMemcpyDesc(other, INNER, (char *)d + len,
+				    (char *)d + 3 * len, len, NULL));
+	/* desc becomes other's copy by a copy queued just before it. */
+	T_ACL_OK(aclrtMemcpyAsync(desc, dsz, other, dsz,
+				  ACL_MEMCPY_DEVICE_TO_DEVICE, st));
+	T_ACL_OK(aclrtMemcpyAsyncWithDesc(desc, INNER, st));
+	T_ACL_OK(aclrtSynchronizeStream(st));
+	T_ACL_OK(aclrtMemcpy(h, len, (char *)d + 3 * len, len, D2H));
+	ck_assert_uint_eq(t_pattern_check(h, len, 21), len);
+
+	/* Captured once, replayed with the descriptor set in between. */
+	T_ACL_OK(aclmdlRICaptureBegin(st, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	T_ACL_OK(aclrtMemcpyAsyncWithDesc(desc, INNER, st));
+	T_ACL_OK(aclmdlRICaptureEnd(st, &ri));
+	for (r = 0; r < 4; r++) {
+		T_ACL_OK(aclrtSetMemcpyDesc(desc, INNER, (char *)d + r % 2 * len,
+					    (char *)d + (2 + r / 2) * len, len,
+					    NULL));
+		T_ACL_OK(aclmdlRIExecuteAsync(ri, st));
+		T_ACL_OK(aclrtSynchronizeStream(st));
+		T_ACL_OK(aclrtMemcpy(h, len, (char *)d + (2 + r / 2) * len, len,
+				     D2H));
+		ck_assert_uint_eq(t_pattern_check(h, len, 20 + r % 2), len);
+	}
+	/* Memory freed since: that copy fails, the stream goes on. */
+	T_ACL_OK(aclrtMalloc(&gone, len, ACL_MEM_MALLOC_NORMAL_ONLY));
+	T_ACL_OK(aclrtSetMemcpyDesc(desc, INNER, d, gone, len, NULL));
+	T_ACL_OK(aclrtFree(gone));
+	T_ACL_OK(aclrtMemcpyAsyncWithDesc(desc, INNER, st));
+	T_ACL_EQ(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+	T_ACL_OK(aclmdlRIExecuteAsync(ri, st));
+	T_ACL_EQ(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+	T_ACL_OK(aclrtMemcpyAsync(h, len, d, len, D2H, st));
+	T_ACL_OK(aclrtSynchronizeStream(st));
+	ck_assert_uint_eq(t_pattern_check(h, len, 20), len);
+	/* The descriptor itself freed since the capture: read no more. */
+	T_ACL_OK(aclrtFree(desc));
+	T_ACL_OK(aclmdlRIExecuteAsync(ri, st));
+	T_ACL_EQ(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+	T_ACL_OK(aclmdlRIDestroy(ri));
+	T_ACL_OK(aclrtFree(other));
 	T_ACL_OK(aclrtFree(d));
 	T_ACL_OK(aclrtFreeHost(h));
 	T_ACL_OK(aclrtDestroyStream(st));
@@ -369,7 +449,8 @@ START_TEST(test_offset_copy)
 	size_t len = 2048;
 	void *d, *slots, *h, *bases[2];
 	aclrtStream st;
-	int dev;
+	aclmdlRI ri;
+	int dev, r;
 
 	if (!t_acl_use_backend(_i, &dev))
 		return;
@@ -391,6 +472,43 @@ START_TEST(test_offset_copy)
 	memset(h, 0, len);
 	T_ACL_OK(aclrtMemcpy(h, len, (char *)d + 2 * len + 50, len, D2H));
 	ck_assert_uint_eq(t_pattern_check(h, len, 11), len);
+	/*
+	 * Captured, then replayed with other bases written by a copy queued
+	 * just before each replay: the bases are read when the copy runs.
+	 */
+	T_ACL_OK(aclmdlRICaptureBegin(st, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	T_ACL_OK(aclrtMemcpyAsyncWithOffset((void **)slots, 2 * len, 0,
+					    (const void **)((char *)slots + 8),
+					    len, 100, INNER, st));
+	T_ACL_OK(aclmdlRICaptureEnd(st, &ri));
+	for (r = 0; r < 2; r++) {
+		bases[0] = (char *)d + (2 + r) * len;
+		memcpy((char *)h + len, bases, sizeof(bases));
+		T_ACL_OK(aclrtMemcpyAsync(slots, 64, (char *)h + len,
+					  sizeof(bases), H2D, st));
+		T_ACL_OK(aclmdlRIExecuteAsync(ri, st));
+		T_ACL_OK(aclrtSynchronizeStream(st));
+		memset(h, 0, len);
+		T_ACL_OK(aclrtMemcpy(h, len, (char *)d + (2 + r) * len, len,
+				     D2H));
+		ck_assert_uint_eq(t_pattern_check(h, len, 11), len);
+	}
+	T_ACL_OK(aclmdlRIDestroy(ri));
+	/* A base outside device memory: the copy fails on the stream. */
+	bases[1] = h;
+	memcpy((char *)h + len, bases, sizeof(bases));
+	T_ACL_OK(aclrtMemcpy(slots, 64, (char *)h + len, sizeof(bases), H2D));
+	T_ACL_OK(aclrtMemcpyAsyncWithOffset((void **)slots, 2 * len, 0,
+					    (const void **)((char *)slots + 8),
+					    len, 0, INNER, st));
+	T_ACL_EQ(aclrtSynchronizeStream(st), ACL_ERROR_RT_PARAM_INVALID);
+	/* A slot that is not 8-byte aligned. */
+	T_ACL_EQ(aclrtMemcpyAsyncWithOffset((void **)((char *)slots + 4),
+					    2 * len, 0,
+					    (const void **)((char *)slots + 8),
+					    len, 0, INNER, st),
+		 ACL_ERROR_RT_PARAM_INVALID);
+	t_acl_msg_has("aligned");
 	/* A slot that holds a host address. */
 	T_ACL_EQ(aclrtMemcpyAsyncWithOffset((void **)slots, 2 * len, 0,
 					    (const void **)&bases[1], len, 0,
@@ -453,6 +571,7 @@ static Suite *acl_batch_suite(void)
 	tcase_add_loop_test(tc, test_batch_mixed_sizes, 0, 2);
 	tcase_add_loop_test(tc, test_batch_errors, 0, 2);
 	tcase_add_loop_test(tc, test_desc_replay, 0, 2);
+	tcase_add_loop_test(tc, test_desc_read_late, 0, 2);
 	tcase_add_loop_test(tc, test_offset_copy, 0, 2);
 	tcase_add_loop_test(tc, test_memset_d32, 0, 2);
 	suite_add_tcase(s, tc);

@@ -132,12 +132,19 @@ START_TEST(test_capture_pageable_rejected)
 	void *d, *h = malloc(T_LEN);
 	aclrtStream s;
 	aclmdlRI ri = (aclmdlRI)1;
+	aclrtMemcpyBatchAttr attr = { 0 };
+	size_t sizes[1] = { T_LEN }, idx = 0, fail = 0;
+	void *dsts[1], *srcs[1] = { h };
 	int dev;
 
 	if (!t_acl_use_backend(1, &dev))
 		goto out;
 	T_ACL_OK(aclrtCreateStream(&s));
 	T_ACL_OK(aclrtMalloc(&d, T_LEN, ACL_MEM_MALLOC_HUGE_FIRST));
+	dsts[0] = d;
+	attr.srcLoc.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+	attr.dstLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	attr.dstLoc.id = (uint32_t)dev;
 	T_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
 	T_ACL_EQ(aclrtMemcpyAsync(d, T_LEN, h, T_LEN,
 				  ACL_MEMCPY_HOST_TO_DEVICE, s),
@@ -152,6 +159,19 @@ START_TEST(test_capture_pageable_rejected)
 	T_ACL_EQ(aclrtMemcpyAsync(h, T_LEN, d, T_LEN,
 				  ACL_MEMCPY_DEVICE_TO_HOST, s),
 		 ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+	T_ACL_EQ(aclmdlRICaptureEnd(s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+	/* The same for 2-D copies and batches. */
+	T_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	T_ACL_EQ(aclrtMemcpy2dAsync(d, 64, h, 64, 64, 4,
+				    ACL_MEMCPY_HOST_TO_DEVICE, s),
+		 ACL_ERROR_RT_PARAM_INVALID);
+	t_acl_msg_has("pageable");
+	T_ACL_EQ(aclmdlRICaptureEnd(s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+	T_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	T_ACL_EQ(aclrtMemcpyBatchAsync(dsts, sizes, srcs, sizes, 1, &attr, &idx,
+				       1, &fail, s),
+		 ACL_ERROR_RT_PARAM_INVALID);
+	t_acl_msg_has("pageable");
 	T_ACL_EQ(aclmdlRICaptureEnd(s, &ri), ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
 	/* Outside a capture the same copy works. */
 	T_ACL_OK(aclrtMemcpyAsync(d, T_LEN, h, T_LEN, ACL_MEMCPY_HOST_TO_DEVICE,
@@ -322,6 +342,8 @@ START_TEST(test_capture_rules)
 	T_ACL_EQ(aclrtMemcpy(d, T_LEN, h, T_LEN, ACL_MEMCPY_HOST_TO_DEVICE),
 		 ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
 	T_ACL_EQ(aclrtMemset(d, T_LEN, 0, T_LEN),
+		 ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+	T_ACL_EQ(aclrtMemcpy2d(d, 64, h, 64, 64, 4, ACL_MEMCPY_HOST_TO_DEVICE),
 		 ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
 	mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
 	T_ACL_OK(aclmdlRICaptureThreadExchangeMode(&mode));

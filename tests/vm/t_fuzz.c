@@ -602,6 +602,17 @@ static void valid_desc(struct fz_ctx *c, struct fz_queue *q, struct npu_dma_desc
 		d->value = rnd() & ((1ULL << (8 * d->fill_size)) - 1);
 		d->dst = dev_range(c, d->len);
 		break;
+	case NPU_DMA_OP_COPY_INDIRECT:
+		/* Words wherever copies left them: most fail when they run. */
+		d->src = dev_range(c, 24) & ~7ULL;
+		d->dst = chance(50) ? d->src + 8 : dev_range(c, 8) & ~7ULL;
+		if (chance(50))
+			d->value = d->src + 16;
+		else
+			d->len = len;
+		if (chance(30))
+			d->src_pitch = rnd();
+		break;
 	case NPU_DMA_OP_EVENT_RECORD:
 		d->dst = below(infos[c->npu].max_event_slots);
 		break;

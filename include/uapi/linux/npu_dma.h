@@ -34,6 +34,7 @@
 #define NPU_DMA_CAP_PAGEABLE		(1ULL << 6)
 #define NPU_DMA_CAP_NEED_WAKEUP		(1ULL << 7)	/* see NPU_DMA_QUEUE_S_NEED_WAKEUP */
 #define NPU_DMA_CAP_GRAPH		(1ULL << 8)	/* GRAPH_CREATE, NPU_DMA_OP_GRAPH */
+#define NPU_DMA_CAP_COPY_INDIRECT	(1ULL << 9)	/* NPU_DMA_OP_COPY_INDIRECT */
 
 /**
  * struct npu_dma_info - NPU_DMA_IOCTL_GET_INFO: what this NPU is and can do
@@ -250,7 +251,8 @@ struct npu_dma_barrier_release {
 #define NPU_DMA_OP_BATCH_BEGIN		7	/* copies up to BATCH_END ... */
 #define NPU_DMA_OP_BATCH_END		8	/* ... may run in any order */
 #define NPU_DMA_OP_GRAPH		9	/* the @len tasks of graph @value */
-#define NPU_DMA_OP_MAX			9
+#define NPU_DMA_OP_COPY_INDIRECT	10	/* addresses read when it runs */
+#define NPU_DMA_OP_MAX			10
 
 /* struct npu_dma_desc.flags */
 #define NPU_DMA_DESC_F_SRC_HOST		(1U << 0)	/* @src is a host address */
@@ -268,22 +270,40 @@ struct npu_dma_barrier_release {
  *	ordinary memory to pin for this copy only; any other address is
  *	device memory of this NPU inside one allocation of the context.
  * @height: COPY_2D: rows (1..max_2d_height); else 0
- * @src: COPY, COPY_2D: source address; else 0
+ * @src: COPY, COPY_2D: source address; COPY_INDIRECT: device address of
+ *	the __u64 that holds the source address; else 0
  * @dst: COPY, COPY_2D, FILL: destination address;
- *	EVENT_RECORD: event slot index; else 0
+ *	EVENT_RECORD: event slot index; COPY_INDIRECT: device address of
+ *	the __u64 that holds the destination address; else 0
  * @len: COPY: bytes; COPY_2D: bytes per row; FILL: bytes, a multiple of
- *	@fill_size; GRAPH: the graph's task count; else 0
- * @src_pitch: COPY_2D: bytes between rows of the source, >= @len; else 0
- * @dst_pitch: COPY_2D: bytes between rows of the destination, >= @len
+ *	@fill_size; GRAPH: the graph's task count; COPY_INDIRECT: bytes,
+ *	or 0 to read them from the __u64 at @value; else 0
+ * @src_pitch: COPY_2D: bytes between rows of the source, >= @len;
+ *	COPY_INDIRECT: added (modulo 2^64) to the source address read;
+ *	else 0
+ * @dst_pitch: COPY_2D: bytes between rows of the destination, >= @len;
+ *	COPY_INDIRECT: added (modulo 2^64) to the destination address read
  * @value: FILL: the pattern in the low @fill_size bytes;
  *	WAIT: the sequence number @wait_queue must complete;
- *	GRAPH: the graph id (NPU_DMA_IOCTL_GRAPH_CREATE); else 0
+ *	GRAPH: the graph id (NPU_DMA_IOCTL_GRAPH_CREATE);
+ *	COPY_INDIRECT with @len 0: device address of the __u64 that holds
+ *	the length, in the allocation that holds the source's; else 0
  * @wait_queue: WAIT: id of a queue of the same process; else 0
  * @reserved: zero
  *
  * Every descriptor consumed from a queue takes the next sequence number
  * (the first is 1), except GRAPH, which takes @len of them: one per task
  * of the graph, in the graph's order.
+ *
+ * COPY_INDIRECT copies inside this NPU's memory, as a device engine that
+ * fetches its parameters would: the words it names (8-byte aligned, in
+ * allocations of the context on this NPU, no host flags) are checked
+ * when it is submitted, and read when it runs, after every earlier
+ * descriptor of its queue completed; the copy they describe must then
+ * lie in allocations of the context on this NPU, or the descriptor fails
+ * (-EFAULT; -EINVAL for a length above max_copy_len). A length of 0
+ * copies nothing. It may be a graph task (read again at every replay),
+ * not a batch member.
  */
 struct npu_dma_desc {
 	__u8 opcode;

@@ -71,8 +71,25 @@ START_TEST(test_aclrtMemcpyBatch_edge_checks)
 	msg_has("need sizes and a count");
 	ck_assert_int_eq(run(&b, 0, 1), ACL_ERROR_INVALID_PARAM);
 	msg_has("numBatches=0");
-	/* All sizes 0: success before the other arrays are looked at. */
+	/* Each array NULL on its own. */
+	ck_assert_int_eq(aclrtMemcpyBatch(NULL, b.max, b.srcs, b.sizes, N,
+					  b.attrs, b.idx, 1, &b.fail),
+			 ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtMemcpyBatch(b.dsts, NULL, b.srcs, b.sizes, N,
+					  b.attrs, b.idx, 1, &b.fail),
+			 ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtMemcpyBatch(b.dsts, b.max, b.srcs, b.sizes, N,
+					  NULL, b.idx, 1, &b.fail),
+			 ACL_ERROR_INVALID_PARAM);
+	ck_assert_int_eq(aclrtMemcpyBatch(b.dsts, b.max, b.srcs, b.sizes, N,
+					  b.attrs, NULL, 1, &b.fail),
+			 ACL_ERROR_INVALID_PARAM);
+	/* All sizes 0: success, failIndex SIZE_MAX, nothing else looked at. */
 	memset(b.sizes, 0, sizeof(b.sizes));
+	b.fail = 7;
+	ck_assert_int_eq(aclrtMemcpyBatch(NULL, NULL, NULL, b.sizes, N, NULL,
+					  NULL, 0, &b.fail), ACL_SUCCESS);
+	ck_assert_uint_eq(b.fail, SIZE_MAX);
 	ck_assert_int_eq(aclrtMemcpyBatchV2(NULL, NULL, NULL, b.sizes, N, NULL,
 					    NULL, 0), ACL_SUCCESS);
 	batch_init(&b);

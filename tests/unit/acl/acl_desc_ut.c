@@ -72,6 +72,9 @@ START_TEST(test_aclrtMemcpyAsyncWithDesc_checks)
 	ck_assert_int_eq(aclrtMemcpyAsyncWithDesc(d, ACL_MEMCPY_HOST_TO_DEVICE,
 						  junk),
 			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	ck_assert_int_eq(aclrtMemcpyAsyncWithDesc(d, (aclrtMemcpyKind)8, junk),
+			 ACL_ERROR_INVALID_PARAM);
+	msg_has("kind=8 is invalid");
 	ck_assert_int_eq(aclrtMemcpyAsyncWithDesc(d, INNER, junk),
 			 ACL_ERROR_RT_INVALID_HANDLE);
 }

@@ -80,7 +80,9 @@ START_TEST(test_abi_ring_layout)
 {
 	ck_assert_uint_ge(NPU_DMA_QUEUE_RING_OFFSET, sizeof(struct npu_dma_queue_ctrl));
 	ck_assert_uint_eq(NPU_DMA_QUEUE_RING_OFFSET % 4096, 0);
-	ck_assert_uint_eq(NPU_DMA_OP_MAX, NPU_DMA_OP_GRAPH);
+	ck_assert_uint_eq(NPU_DMA_OP_GRAPH, 9);
+	ck_assert_uint_eq(NPU_DMA_OP_MAX, NPU_DMA_OP_COPY_INDIRECT);
+	ck_assert_uint_eq(NPU_DMA_OP_COPY_INDIRECT, 10);
 	ck_assert_uint_eq(NPU_DMA_DESC_FLAGS_MASK,
 			  NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_DST_HOST |
 			  NPU_DMA_DESC_F_SRC_PAGEABLE | NPU_DMA_DESC_F_DST_PAGEABLE);
