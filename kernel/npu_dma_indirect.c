@@ -81,38 +81,34 @@ static int npu_indirect_read(struct npu_dma_job *job, struct npu_dma_desc *d)
 int npu_dma_indirect_exec(struct npu_dma_job *job)
 {
 	struct npu_dma_ctx *ctx = job->q->ctx;
-	struct npu_dma_job *copy;
+	/* A graph task's job is on the stack too: both are small. */
+	struct npu_dma_job copy = {
+		.q = job->q, .seq = job->seq, .last_seq = job->seq,
+		.chan = job->chan,
+	};
 	int ret;
 
-	copy = kzalloc(sizeof(*copy), GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	ret = npu_indirect_read(job, &copy->d);
+	INIT_LIST_HEAD(&copy.node);
+	ret = npu_indirect_read(job, &copy.d);
 	if (ret)
 		goto out;
-	job->d.len = copy->d.len;
-	if (!copy->d.len)
-		goto out;
+	job->d.len = copy.d.len;
+	if (!copy.d.len)
+		return 0;
 	/* CANN's INNER_DEVICE_TO_DEVICE: this NPU's memory, not a peer's. */
-	if (!npu_dma_own_memory(ctx->ndev, copy->d.src) ||
-	    !npu_dma_own_memory(ctx->ndev, copy->d.dst)) {
+	if (!npu_dma_own_memory(ctx->ndev, copy.d.src) ||
+	    !npu_dma_own_memory(ctx->ndev, copy.d.dst)) {
 		ret = -EFAULT;
 		goto out;
 	}
-	INIT_LIST_HEAD(&copy->node);
-	copy->q = job->q;
-	copy->seq = job->seq;
-	copy->last_seq = job->seq;
-	copy->chan = job->chan;
-	ret = npu_dma_desc_prepare(ctx, copy);
+	ret = npu_dma_desc_prepare(ctx, &copy);
 	if (!ret)
-		ret = npu_dma_job_exec(copy);
-	npu_dma_job_put_refs(copy);
+		ret = npu_dma_job_exec(&copy);
+	npu_dma_job_put_refs(&copy);
 out:
 	if (ret)
 		npu_dbg(ctx->ndev, "queue %u seq %llu: indirect copy of %llu bytes %llx -> %llx failed: %d\n",
-			job->q->id, job->seq, copy->d.len, copy->d.src,
-			copy->d.dst, ret);
-	kfree(copy);
+			job->q->id, job->seq, copy.d.len, copy.d.src,
+			copy.d.dst, ret);
 	return ret;
 }
