@@ -341,10 +341,18 @@ struct npu_dma_batch {
 	atomic_t next;
 };
 
-/* Wait until the doorbell has validated the first @n members of @begin. */
+/*
+ * Wait until the doorbell has validated the first @n members of @begin.
+ * Interruptibly, though a kworker gets no signals: how long validation
+ * takes is up to the submitter (its pageable members' page faults, a
+ * userfaultfd that never answers), and that is no hung task.
+ */
 static void npu_batch_wait_prepared(struct npu_dma_job *begin, u32 n)
 {
-	wait_var_event(&begin->prepared, smp_load_acquire(&begin->prepared) >= n);
+	if (wait_var_event_interruptible(&begin->prepared,
+					 smp_load_acquire(&begin->prepared) >= n))
+		wait_var_event(&begin->prepared,
+			       smp_load_acquire(&begin->prepared) >= n);
 }
 
 /*
