@@ -154,13 +154,21 @@ static void npu_desc_cache_unlock(struct npu_desc_cache *c)
 	}
 }
 
+/* [@addr, @addr + @extent) lies inside @r (no overflow for any input). */
+static bool npu_desc_in_range(const struct npu_dma_range *r, u64 addr,
+			      u64 extent)
+{
+	return addr >= r->start && extent <= r->size &&
+	       addr - r->start <= r->size - extent;
+}
+
 static bool npu_desc_cache_hit(struct npu_desc_cache *c, bool write, bool host,
 			       u64 addr, u64 extent)
 {
 	struct npu_dma_range *r = c->last[write];
 
-	return r && c->last_host[write] == host && addr >= r->start &&
-	       extent <= r->size && addr - r->start <= r->size - extent;
+	return r && c->last_host[write] == host &&
+	       npu_desc_in_range(r, addr, extent);
 }
 
 /*
@@ -271,7 +279,6 @@ static int npu_desc_prepare_indirect(struct npu_dma_ctx *ctx,
 				     struct npu_dma_job *job)
 {
 	const struct npu_dma_desc *d = &job->d;
-	const struct npu_dma_range *r;
 	int ret;
 
 	if (!IS_ALIGNED(d->src | d->dst | d->value, sizeof(u64)) ||
@@ -284,9 +291,7 @@ static int npu_desc_prepare_indirect(struct npu_dma_ctx *ctx,
 			       false, false);
 	if (ret)
 		return ret;
-	r = job->src.obj;
-	if (d->value && (d->value < r->start ||
-			 d->value - r->start > r->size - sizeof(u64)))
+	if (d->value && !npu_desc_in_range(job->src.obj, d->value, sizeof(u64)))
 		return -EFAULT;
 	return npu_desc_resolve(ctx, c, &job->dst, d->dst, sizeof(u64), false,
 				false, true);
