@@ -245,10 +245,24 @@ void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n, int chan);
 /* npu_dma_indirect.c: copies whose addresses are read when they run */
 int npu_dma_indirect_exec(struct npu_dma_job *job);
 
-/* npu_dma_queue.c */
-void npu_dma_queue_work_elsewhere(struct work_struct *work, unsigned int nth);
+/* npu_dma_runner.c: batches and split copies over several channels */
+void npu_dma_work_elsewhere(struct work_struct *work, unsigned int nth);
+void npu_dma_batch_run(struct npu_dma_queue *q, struct npu_dma_job *begin);
+void npu_dma_batch_validated(struct npu_dma_job *begin);
+int npu_dma_runner_init(void);
+void npu_dma_runner_exit(void);
+
+/* npu_dma_submit.c: the doorbell, from ring to job list */
 void npu_dma_job_init(struct npu_dma_queue *q, struct npu_dma_job *job,
 		      const struct npu_dma_desc *d, u64 *seq);
+void npu_dma_queue_mark_batches(struct npu_dma_job **jobs, u32 n);
+void npu_dma_queue_members_free(struct npu_dma_job *batch);
+int npu_dma_queue_pull_locked(struct npu_dma_queue *q);
+
+/* npu_dma_queue.c */
+struct npu_dma_job *npu_dma_job_alloc(void);
+void npu_dma_job_free(struct npu_dma_job *job);
+void npu_dma_queue_kick(struct npu_dma_queue *q);
 int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
 int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
 int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
@@ -261,11 +275,9 @@ void npu_dma_queue_abort_all(struct npu_dma_ctx *ctx);
 struct npu_dma_queue *npu_dma_queue_get_by_id(u32 id, struct mm_struct *mm);
 void npu_dma_queue_put(struct npu_dma_queue *q);
 u64 npu_dma_queue_completed(struct npu_dma_queue *q);
-void npu_dma_queue_mark_batches(struct npu_dma_job **jobs, u32 n);
 bool npu_dma_queue_job_ready(struct npu_dma_queue *q, struct npu_dma_job *job);
 void npu_dma_queue_note_result(struct npu_dma_queue *q, struct npu_dma_job *job);
 void npu_dma_queue_publish(struct npu_dma_queue *q, u64 seq);
-void npu_dma_queue_members_free(struct npu_dma_job *batch);
 int npu_dma_queue_init(void);
 void npu_dma_queue_exit(void);
 

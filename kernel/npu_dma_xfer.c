@@ -385,7 +385,7 @@ static int npu_xfer_2d(struct npu_dma_job *job)
 	for (i = 1; i < n; i++) {
 		sp->helpers[i].sp = sp;
 		INIT_WORK(&sp->helpers[i].work, npu_xfer_split_work);
-		npu_dma_queue_work_elsewhere(&sp->helpers[i].work, i);
+		npu_dma_work_elsewhere(&sp->helpers[i].work, i);
 	}
 	npu_xfer_split_rows(sp);
 	for (i = 1; i < n; i++)
