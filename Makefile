@@ -61,10 +61,14 @@ check: lint unit vmcheck
 
 # KASAN and lockdep make the guest several times slower: Check's
 # per-test timeouts are stretched too (t_acl_core's 120 s ran out).
+# CHECK_DEBUG_TIMEOUT bounds the guest run (.ci/run sets what is left of
+# its budget).
+CHECK_DEBUG_TIMEOUT ?= 10800
 check-debug: userspace
 	@$(ROOT)/scripts/build-debug-kernel.sh
 	@$(ROOT)/scripts/build-debug-kernel.sh module
-	@$(ROOT)/tools/npu-vm run --no-build --debug-kernel --timeout 10800 \
+	@$(ROOT)/tools/npu-vm run --no-build --debug-kernel \
+		--timeout $(CHECK_DEBUG_TIMEOUT) \
 		-e NPU_TEST_TIMEOUT=3600 -e CK_TIMEOUT_MULTIPLIER=5 -- \
 		$(ROOT)/scripts/build-debug-kernel.sh guest-check
 
