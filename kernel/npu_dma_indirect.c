@@ -90,9 +90,10 @@ int npu_dma_indirect_exec(struct npu_dma_job *job)
 
 	INIT_LIST_HEAD(&copy.node);
 	ret = npu_indirect_read(job, &copy.d);
+	/* No bytes until they moved: a refused length is not traced. */
+	job->d.len = 0;
 	if (ret)
 		goto out;
-	job->d.len = copy.d.len;
 	if (!copy.d.len)
 		return 0;
 	/* CANN's INNER_DEVICE_TO_DEVICE: this NPU's memory, not a peer's. */
@@ -104,6 +105,8 @@ int npu_dma_indirect_exec(struct npu_dma_job *job)
 	ret = npu_dma_desc_prepare(ctx, &copy);
 	if (!ret)
 		ret = npu_dma_job_exec(&copy);
+	if (!ret)
+		job->d.len = copy.d.len;
 	npu_dma_job_put_refs(&copy);
 out:
 	if (ret)

@@ -160,14 +160,32 @@ static void npu_queue_kick_waiting(void)
 	spin_unlock_irqrestore(&npu_dma_waiting_lock, flags);
 }
 
-static void npu_queue_wait_later(struct npu_dma_queue *q)
+static bool npu_queue_wait_over(const struct npu_dma_job *job)
+{
+	return npu_dma_queue_completed(job->wait_q) >= job->d.value ||
+	       READ_ONCE(job->wait_q->dead);
+}
+
+/*
+ * May @q's WAIT @job go on? If not, park @q until some queue progresses.
+ * The test is made again under the list's lock, with the parking: a
+ * queue that completes (or dies) publishes that before it takes the lock
+ * to kick the list, so either this test sees it or the kick finds @q.
+ */
+static bool npu_queue_wait_ready(struct npu_dma_queue *q,
+				 const struct npu_dma_job *job)
 {
 	unsigned long flags;
+	bool ready;
 
+	if (npu_queue_wait_over(job))
+		return true;
 	spin_lock_irqsave(&npu_dma_waiting_lock, flags);
-	if (list_empty(&q->wait_node))
+	ready = npu_queue_wait_over(job);
+	if (!ready && list_empty(&q->wait_node))
 		list_add_tail(&q->wait_node, &npu_dma_waiting);
 	spin_unlock_irqrestore(&npu_dma_waiting_lock, flags);
+	return ready;
 }
 
 static void npu_queue_record_event(struct npu_dma_queue *q,
@@ -191,6 +209,17 @@ static void npu_queue_count(struct npu_dma_queue *q, u64 n, u64 failed,
 	if (bytes)
 		atomic64_add(bytes, &st->bytes);
 	atomic64_add(n, &st->completed);
+}
+
+/*
+ * Tasks @job counts for, as it was counted when submitted: a GRAPH
+ * that fails as a whole, all of its tasks; anything else one.
+ */
+static u64 npu_queue_job_tasks(const struct npu_dma_job *job)
+{
+	if (job->d.opcode == NPU_DMA_OP_GRAPH)
+		return job->last_seq - job->seq + 1;
+	return 1;
 }
 
 /* npu_dma_queue_note_result() but the counters. */
@@ -226,7 +255,9 @@ static void npu_queue_note_one(struct npu_dma_queue *q, struct npu_dma_job *job)
  */
 void npu_dma_queue_note_result(struct npu_dma_queue *q, struct npu_dma_job *job)
 {
-	npu_queue_count(q, 1, !!job->status,
+	u64 n = npu_queue_job_tasks(job);
+
+	npu_queue_count(q, n, job->status ? n : 0,
 			job->status ? 0 : npu_dma_job_bytes(job));
 	npu_queue_note_one(q, job);
 }
@@ -235,19 +266,20 @@ void npu_dma_queue_note_result(struct npu_dma_queue *q, struct npu_dma_job *job)
 static void npu_queue_note_members(struct npu_dma_queue *q,
 				   struct npu_dma_job *batch)
 {
-	u64 failed = 0, bytes = 0;
+	u64 n = 0, failed = 0, bytes = 0;
 	struct npu_dma_job *m;
 	u32 i;
 
 	for (i = 0; i < batch->nr_members; i++) {
 		m = &batch->members[i];
+		n += npu_queue_job_tasks(m);
 		if (m->status)
-			failed++;
+			failed += npu_queue_job_tasks(m);
 		else
 			bytes += npu_dma_job_bytes(m);
 		npu_queue_note_one(q, m);
 	}
-	npu_queue_count(q, batch->nr_members, failed, bytes);
+	npu_queue_count(q, n, failed, bytes);
 }
 
 /* Caller holds q->lock. */
@@ -322,10 +354,7 @@ bool npu_dma_queue_job_ready(struct npu_dma_queue *q, struct npu_dma_job *job)
 
 	switch (job->d.opcode) {
 	case NPU_DMA_OP_WAIT:
-		ready = npu_dma_queue_completed(job->wait_q) >= job->d.value ||
-			job->wait_q->dead;
-		if (!ready)
-			npu_queue_wait_later(q);
+		ready = npu_queue_wait_ready(q, job);
 		break;
 	case NPU_DMA_OP_HOST_BARRIER:
 		spin_lock_irq(&q->lock);
@@ -539,11 +568,17 @@ int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 		goto err_free;
 	}
 
-	ret = xa_alloc(&ctx->queues, &q->index, q,
+	/*
+	 * Reserve the index and the id (a NULL entry: no lookup finds it)
+	 * and publish the queue only once nothing can fail: another thread
+	 * could guess the id and submit, and a queue with work cannot just
+	 * be freed.
+	 */
+	ret = xa_alloc(&ctx->queues, &q->index, NULL,
 		       XA_LIMIT(0, NPU_DMA_MAX_QUEUES - 1), GFP_KERNEL);
 	if (ret)
 		goto err_free;
-	ret = xa_alloc(&npu_dma_queue_ids, &q->id, q, xa_limit_31b, GFP_KERNEL);
+	ret = xa_alloc(&npu_dma_queue_ids, &q->id, NULL, xa_limit_31b, GFP_KERNEL);
 	if (ret)
 		goto err_erase_index;
 
@@ -555,12 +590,20 @@ int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 		ret = -EFAULT;
 		goto err_erase_id;
 	}
+	/* Reserved slots exist: storing there allocates nothing. */
+	ret = xa_err(xa_store(&ctx->queues, q->index, q, GFP_KERNEL));
+	if (!ret)
+		ret = xa_err(xa_store(&npu_dma_queue_ids, q->id, q, GFP_KERNEL));
+	if (ret)
+		goto err_erase_id;
 	return 0;
 
 err_erase_id:
 	xa_erase(&npu_dma_queue_ids, q->id);
 err_erase_index:
 	xa_erase(&ctx->queues, q->index);
+	/* If it was in ctx->queues for a moment, device removal may have kicked it. */
+	cancel_work_sync(&q->work);
 err_free:
 	npu_queue_free(q);
 	return ret;
@@ -577,7 +620,7 @@ static void npu_queue_kill(struct npu_dma_queue *q)
 	unsigned long flags;
 
 	mutex_lock(&q->submit_lock);
-	q->dead = true;
+	WRITE_ONCE(q->dead, true);
 	npu_queue_publish_flags(q);
 	mutex_unlock(&q->submit_lock);
 
@@ -631,14 +674,22 @@ int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 void npu_dma_queue_abort_all(struct npu_dma_ctx *ctx)
 {
 	struct npu_dma_queue *q;
-	unsigned long idx;
+	unsigned long idx, flags;
 
+	/*
+	 * Under the xarray's lock, not ctx->lock (device removal holds
+	 * ctx_lock, which nests inside a context's lock): a queue found
+	 * there is not erased yet, so not killed nor freed, while it is
+	 * marked and kicked.
+	 */
+	xa_lock(&ctx->queues);
 	xa_for_each(&ctx->queues, idx, q) {
-		spin_lock_irq(&q->lock);
+		spin_lock_irqsave(&q->lock, flags);
 		q->aborting = true;
-		spin_unlock_irq(&q->lock);
 		npu_dma_queue_kick(q);
+		spin_unlock_irqrestore(&q->lock, flags);
 	}
+	xa_unlock(&ctx->queues);
 }
 
 /**
@@ -683,9 +734,14 @@ int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 		q->need_wakeup = false;
 		npu_queue_publish_flags(q);
 	}
-	mutex_unlock(&q->submit_lock);
+	/*
+	 * Kicked under submit_lock: a killer marks the queue dead under it
+	 * too, so this work is queued before the killer cancels the last,
+	 * never after the queue was freed.
+	 */
 	if (ret > 0)
 		npu_dma_queue_kick(q);
+	mutex_unlock(&q->submit_lock);
 	npu_dma_queue_put(q);
 	return ret;
 }
@@ -707,9 +763,13 @@ int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 		ret = -EINVAL;
 	else
 		q->barrier_released = req.seq;
-	spin_unlock_irq(&q->lock);
-	if (!ret)
+	/*
+	 * Under q->lock, as for a doorbell: a killer sets aborting under it
+	 * before its last kick, and an aborting queue needs no other.
+	 */
+	if (!ret && !q->aborting)
 		npu_dma_queue_kick(q);
+	spin_unlock_irq(&q->lock);
 	npu_dma_queue_put(q);
 	return ret;
 }

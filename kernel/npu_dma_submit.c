@@ -210,6 +210,19 @@ static void npu_submit_prepare_job(struct npu_dma_queue *q, struct npu_dma_job *
 	atomic64_add(job->last_seq - job->seq + 1, &q->ctx->ndev->stats.submitted);
 }
 
+/* The first @n members of @batch are validated: runners may take them. */
+static void npu_submit_members_ready(struct npu_dma_job *batch, u32 n)
+{
+	smp_store_release(&batch->prepared, n);
+	/*
+	 * wake_up_var() tests for sleepers without a lock: the store must be
+	 * visible before that test, or a runner that just found the old
+	 * count sleeps with nobody left to wake it (the last call is final).
+	 */
+	smp_mb();
+	wake_up_var(&batch->prepared);
+}
+
 /*
  * npu_dma_batch_prepare() got to member @done: trace and release them.
  * At nr_members (the BATCH_END too) the doorbell is done with the batch:
@@ -219,18 +232,19 @@ static void npu_submit_batch_progress(struct npu_dma_job *batch, u32 done)
 {
 	u32 i;
 
-	if (done == batch->nr_members)
-		npu_dma_batch_validated(batch);
 	for (i = batch->prepared; i < done; i++)
 		npu_submit_trace(&batch->members[i]);
-	smp_store_release(&batch->prepared, done);
-	/*
-	 * wake_up_var() tests for sleepers without a lock: the store must be
-	 * visible before that test, or a runner that just found the old
-	 * count sleeps with nobody left to wake it (the last call is final).
-	 */
-	smp_mb();
-	wake_up_var(&batch->prepared);
+	if (done == batch->nr_members) {
+		/*
+		 * Every member first (all but the BATCH_END), then the helper
+		 * for this CPU: one that found nothing left to claim would
+		 * leave at once. The batch stays the doorbell's until the
+		 * last store.
+		 */
+		npu_submit_members_ready(batch, done - 1);
+		npu_dma_batch_validated(batch);
+	}
+	npu_submit_members_ready(batch, done);
 }
 
 /*

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "npu_raw.h"
+#include "t_state.h"
 #include "t_vm.h"
 
 #define MAX_NPUS 8
@@ -621,6 +622,42 @@ START_TEST(test_ring_not_inheritable)
 }
 END_TEST
 
+/*
+ * A QUEUE_CREATE whose answer cannot be written back (its argument in a
+ * read-only page) fails with -EFAULT and leaves nothing behind: the
+ * queue was never visible, no queue is counted, and the NPU's next
+ * queue works.
+ */
+START_TEST(test_create_unanswered)
+{
+	struct npu_dma_desc nop = { .opcode = NPU_DMA_OP_NOP };
+	struct npu_dma_queue_create *c;
+	struct t_state before, after;
+	struct npu_raw_queue q;
+	int fd, i;
+
+	fd = npu_raw_open(0);
+	ck_assert_int_ge(fd, 0);
+	c = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(c, MAP_FAILED);
+	*c = (struct npu_dma_queue_create){ .entries = 64, .eventfd = -1 };
+	ck_assert_int_eq(mprotect(c, 4096, PROT_READ), 0);
+	t_state_get(&before, nr_npus);
+	for (i = 0; i < 100; i++)
+		ck_assert_int_eq(npu_raw_ioctl(fd, NPU_DMA_IOCTL_QUEUE_CREATE, c),
+				 -EFAULT);
+	t_state_get(&after, nr_npus);
+	ck_assert_msg(t_state_same(&before, &after),
+		      "a failed QUEUE_CREATE left state behind");
+	ck_assert_int_eq(npu_raw_queue_create(fd, 64, &q), 0);
+	ck_assert_int_eq(npu_raw_run(&q, &nop), 0);
+	npu_raw_queue_destroy(&q);
+	munmap(c, 4096);
+	close(fd);
+}
+END_TEST
+
 static Suite *queue_suite(void)
 {
 	Suite *s = suite_create("t_queue");
@@ -642,6 +679,7 @@ static Suite *queue_suite(void)
 	tcase_add_test(tc, test_destroy_drains);
 	tcase_add_test(tc, test_queues_share_the_engine);
 	tcase_add_test(tc, test_need_wakeup_protocol);
+	tcase_add_test(tc, test_create_unanswered);
 	tcase_add_test(tc, test_ring_not_inheritable);
 	suite_add_tcase(s, tc);
 	return s;
