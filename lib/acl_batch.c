@@ -94,7 +94,8 @@ static aclError acl_batch_edge(const struct acl_batch_args *a, bool *empty)
 			return acl_err(ACL_ERROR_INVALID_PARAM,
 				       "sizes[%zu]=%zu does not fit destMaxs[%zu]=%zu",
 				       i, a->sizes[i], i, a->destMaxs[i]);
-	for (k = 0; k < a->nattrs; k++)
+	/* No further than numBatches: a larger numAttrs fails just after. */
+	for (k = 0; k < a->nattrs && k < a->n; k++)
 		for (i = 0; i < sizeof(a->attrs[k].rsv); i++)
 			if (a->attrs[k].rsv[i])
 				return acl_err(ACL_ERROR_INVALID_PARAM,
@@ -413,7 +414,7 @@ static aclError acl_memcpy_batch(struct acl_batch_args *a, aclrtStream stream)
 	if (ret)
 		return ret;
 	if (a->async) {
-		a->s = acl_stream_lookup(stream, &ret);
+		a->s = acl_stream_for_task(stream, &ret);
 		if (!a->s)
 			return ret;
 		run = a->s->ctx->dev;

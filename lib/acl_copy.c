@@ -382,7 +382,7 @@ static aclError acl_memcpy_async(void *dst, size_t destMax, const void *src,
 			       destMax);
 	if (dst == src)
 		return ACL_SUCCESS;
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_task(stream, &ret);
 	if (!s)
 		return ret;
 	if (acl_copy_fast(dst, src, count, kind, s, &ret))
@@ -507,7 +507,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount,
 	ret = acl_memset_checks(devPtr, maxCount, count);
 	if (ret)
 		return ret;
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_task(stream, &ret);
 	if (!s)
 		return ret;
 	ret = acl_plan_fill(&x, devPtr, value, count, s->ctx->dev);

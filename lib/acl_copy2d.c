@@ -222,7 +222,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch,
 	ret = acl_2d_checks(dst, dpitch, src, spitch, width, height, kind, &skip);
 	if (ret || skip)
 		return ret;
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_task(stream, &ret);
 	if (!s)
 		return ret;
 	ret = acl_plan_2d(&c, dst, dpitch, src, spitch, width, height, kind,

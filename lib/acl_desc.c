@@ -170,7 +170,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc,
 	ret = acl_desc_kind(kind);
 	if (ret)
 		return ret;
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_task(stream, &ret);
 	if (!s)
 		return ret;
 	dev = s->ctx->dev;
@@ -257,7 +257,7 @@ aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
 				kind);
 	if (ret)
 		return ret;
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_task(stream, &ret);
 	if (!s)
 		return ret;
 	ret = acl_offset_slot(s->ctx->dev, "dst", dst, dstDataOffset, &d.dst,

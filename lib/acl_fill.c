@@ -5,7 +5,13 @@
  * Device memory gets FILL descriptors with a 4-byte pattern, on a
  * library ring (synchronous call) or on the stream. acl host memory is
  * filled by the CPU, at once, in both calls, as CANN does; any other
- * host memory is refused.
+ * host memory is refused, and so is a fill running past the end of the
+ * acl host memory it starts in (memSize is only the caller's word).
+ *
+ * CANN's acl layer turns a 207000 of its runtime (D32 unsupported by the
+ * chip) into success. Every engine here fills 32-bit patterns; the one
+ * 207000 these calls give is memory of an NPU that is not a peer of the
+ * stream's, which was not filled: it is returned, not hidden.
  */
 #include <stdint.h>
 
@@ -36,6 +42,11 @@ static aclError acl_d32_checks(void *ptr, size_t memSize, size_t N,
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "ptr=%p is neither aclrtMalloc nor aclrtMallocHost "
 			       "memory", ptr);
+	/* The CPU fills host memory: memSize is the caller's word, not a bound. */
+	if (*loc == ACL_LOC_HOST && !acl_host_is_acl(ptr, N * sizeof(uint32_t)))
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "ptr=%p N=%zu: the words run past the end of its "
+			       "acl host memory", ptr, N);
 	return ACL_SUCCESS;
 }
 
@@ -95,7 +106,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize,
 	ret = acl_d32_checks(ptr, memSize, N, &loc, &skip);
 	if (ret || skip)
 		return ret;
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_task(stream, &ret);
 	if (!s)
 		return ret;
 	if (loc == ACL_LOC_HOST) {

@@ -185,19 +185,22 @@ static void acl_host_hit_set(const struct acl_host_region *r,
 	h->pin_gen = dev ? dev->gen : 0;
 }
 
-bool acl_host_is_acl(const void *p)
+bool acl_host_is_acl(const void *p, uint64_t len)
 {
 	uintptr_t a = (uintptr_t)p;
+	bool in = false;
 	ssize_t i;
 
-	if (acl_host_hit_get(a, 1))
+	if (acl_host_hit_get(a, len))
 		return true;
 	pthread_mutex_lock(&acl_host_lock);
 	i = acl_host_find(&acl_hosts, a);
-	if (i >= 0)
+	if (i >= 0) {
+		in = len <= acl_hosts.r[i].addr + acl_hosts.r[i].size - a;
 		acl_host_hit_set(&acl_hosts.r[i], NULL);
+	}
 	pthread_mutex_unlock(&acl_host_lock);
-	return i >= 0;
+	return in;
 }
 
 bool acl_host_hit_pinned(const struct acl_device *dev, const void *p,

@@ -74,10 +74,21 @@ void acl_ring_put(struct acl_ring *r);
 void acl_ring_shutdown(struct acl_ring *r);
 /*
  * Push @n descriptors and ring the doorbell. Caller holds r->lock.
- * Return: 0 or -errno; @first and @last get the sequence numbers used.
+ * Return: 0 or -errno; @first and @last get the sequence numbers used,
+ * also when only some went in (-EIO); untouched when none did.
  */
 int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 			   size_t n, uint64_t *first, uint64_t *last);
+/*
+ * acl_ring_submit_locked() in doorbells of @unit descriptors (0: as the
+ * ring takes them), so that a BATCH_BEGIN ... BATCH_END group laid out
+ * on @unit boundaries stays in one doorbell. Caller holds r->lock. On
+ * failure too, *@first .. *@last are what went in (0: nothing), which
+ * the caller must wait for before its buffers are the user's again.
+ */
+int acl_ring_submit_units_locked(struct acl_ring *r,
+				 const struct npu_dma_desc *d, size_t n,
+				 size_t unit, uint64_t *first, uint64_t *last);
 /*
  * acl_ring_submit_locked() for one descriptor, the common case of an
  * asynchronous copy, without the burst loop. @seq: its sequence number.
@@ -254,6 +265,12 @@ void acl_context_fini(struct acl_context *ctx);
 
 /* Handle -> stream (NULL = current default): NULL with error recorded. */
 struct acl_stream *acl_stream_lookup(aclrtStream handle, aclError *ret);
+/*
+ * The stream a copy or fill is queued on: acl_stream_lookup(), and a
+ * stream named by handle must be of the thread's current context (CANN:
+ * 107003; no current context 107002).
+ */
+struct acl_stream *acl_stream_for_task(aclrtStream handle, aclError *ret);
 struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 				  uint32_t flags, aclError *ret);
 /* Destroy: waits for the queue's work (the kernel does). */
@@ -289,6 +306,15 @@ struct acl_ref {
  */
 int acl_stream_put_descs(struct acl_stream *s, const struct npu_dma_desc *d,
 			 size_t n, uint64_t *first, uint64_t *last);
+/*
+ * acl_stream_put_descs() in doorbells of @unit (see
+ * acl_ring_submit_units_locked()), under one hold of the ring's lock: no
+ * other thread's work lands between them. On failure *@first .. *@last
+ * are what went in.
+ */
+int acl_stream_put_units(struct acl_stream *s, const struct npu_dma_desc *d,
+			 size_t n, size_t unit, uint64_t *first,
+			 uint64_t *last);
 /* acl_stream_put_descs() with @nrefs bookkeeping entries. */
 int acl_stream_put(struct acl_stream *s, const struct npu_dma_desc *d,
 		   size_t n, const struct acl_ref *refs, size_t nrefs,
@@ -439,8 +465,8 @@ bool acl_host_pinned_on(struct acl_device *dev, const void *p, uint64_t len);
  */
 bool acl_host_hit_pinned(const struct acl_device *dev, const void *p,
 			 uint64_t len);
-/* Does @p lie in an acl host region (aclrtMallocHost, registered)? */
-bool acl_host_is_acl(const void *p);
+/* Does [p, p + len) lie in one acl host region (aclrtMallocHost, registered)? */
+bool acl_host_is_acl(const void *p, uint64_t len);
 /* Drop the registrations a closing device had. */
 void acl_host_forget_device(struct acl_device *dev);
 void acl_host_release_all(void);
@@ -566,8 +592,9 @@ aclError acl_sync_allowed(const char *what);
 aclError acl_descs_sync(struct acl_device *dev, const struct npu_dma_desc *d,
 			size_t n, size_t unit);
 /*
- * Queue @n descriptors on @s through acl_stream_put_descs(), one call
- * per @unit (0: one call). With @wait (pageable host memory) return
+ * Queue @n descriptors on @s through acl_stream_put_units(), in
+ * doorbells of @unit (0: as the ring takes them), no other thread's work
+ * between them. With @wait (pageable host memory) return
  * only when they completed, reporting their failure. aclError.
  */
 aclError acl_descs_stream(struct acl_stream *s, const struct npu_dma_desc *d,

@@ -86,7 +86,7 @@ enum acl_loc acl_classify(const void *p, struct acl_device **dev)
 	*dev = acl_va_find(p);
 	if (*dev)
 		return ACL_LOC_DEVICE;
-	return acl_host_is_acl(p) ? ACL_LOC_HOST : ACL_LOC_UNREG;
+	return acl_host_is_acl(p, 1) ? ACL_LOC_HOST : ACL_LOC_UNREG;
 }
 
 size_t acl_build_descs(struct npu_dma_desc *d, size_t n,

@@ -222,8 +222,10 @@ int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 		/* A doorbell empties the ring: then a burst fits whole. */
 		if (acl_ring_room(r, tail) < burst) {
 			ret = acl_ring_doorbell(r);
+			if (ret && i)
+				break;	/* the caller learns what went in */
 			if (ret)
-				return i ? -EIO : ret;
+				return ret;
 		}
 		for (k = 0; k < burst; k++)
 			r->ring[(tail + k) & (r->entries - 1)] = d[i + k];
@@ -245,6 +247,29 @@ int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 	*first = start;
 	*last = r->seq;
 	return i == n ? 0 : -EIO;
+}
+
+int acl_ring_submit_units_locked(struct acl_ring *r,
+				 const struct npu_dma_desc *d, size_t n,
+				 size_t unit, uint64_t *first, uint64_t *last)
+{
+	uint64_t f, l;
+	size_t done, k;
+	int err = 0;
+
+	*first = *last = 0;
+	if (!unit)
+		unit = n;
+	for (done = 0; !err && done < n; done += k) {
+		k = n - done < unit ? n - done : unit;
+		f = l = 0;
+		err = acl_ring_submit_locked(r, d + done, k, &f, &l);
+		if (l && !*first)
+			*first = f;
+		if (l)
+			*last = l;
+	}
+	return err;
 }
 
 int acl_ring_submit(struct acl_ring *r, const struct npu_dma_desc *d, size_t n,

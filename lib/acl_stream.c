@@ -136,6 +136,23 @@ int acl_stream_put_descs(struct acl_stream *s, const struct npu_dma_desc *d,
 	return acl_stream_put(s, d, n, NULL, 0, first, last);
 }
 
+int acl_stream_put_units(struct acl_stream *s, const struct npu_dma_desc *d,
+			 size_t n, size_t unit, uint64_t *first,
+			 uint64_t *last)
+{
+	struct acl_ring *r = s->ring;
+	int err;
+
+	*first = *last = 0;
+	pthread_mutex_lock(&r->lock);
+	if (s->graph)
+		err = acl_capture_append(s->graph, d, n, NULL, 0);
+	else
+		err = acl_ring_submit_units_locked(r, d, n, unit, first, last);
+	pthread_mutex_unlock(&r->lock);
+	return err;
+}
+
 static aclError acl_stream_captured_err(struct acl_stream *s)
 {
 	return acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
@@ -159,6 +176,31 @@ struct acl_stream *acl_stream_lookup(aclrtStream handle, aclError *ret)
 	if (s->magic != ACL_STREAM_MAGIC || !acl_device_is_open(s->ctx->dev)) {
 		*ret = acl_err(ACL_ERROR_RT_INVALID_HANDLE,
 			       "stream=%p is not a live stream", handle);
+		return NULL;
+	}
+	return s;
+}
+
+struct acl_stream *acl_stream_for_task(aclrtStream handle, aclError *ret)
+{
+	struct acl_stream *s = acl_stream_lookup(handle, ret);
+	struct acl_context *ctx;
+
+	if (!s || !handle)
+		return s;
+	ctx = acl_current_ctx();
+	if (!ctx) {
+		*ret = acl_err(ACL_ERROR_RT_CONTEXT_NULL,
+			       "stream=%p: this thread has no current context "
+			       "(aclrtSetDevice or aclrtSetCurrentContext first)",
+			       handle);
+		return NULL;
+	}
+	if (s->ctx != ctx) {
+		*ret = acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
+			       "stream=%p belongs to device %d's context %p, not "
+			       "to this thread's current context %p", handle,
+			       s->ctx->dev->id, (void *)s->ctx, (void *)ctx);
 		return NULL;
 	}
 	return s;

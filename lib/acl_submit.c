@@ -32,29 +32,35 @@ static size_t acl_unit(size_t unit, uint32_t entries)
 	return unit && unit < entries ? unit : entries;
 }
 
+/*
+ * Wait for what went in up to @last (0: nothing), even after a failed
+ * doorbell: a synchronous call, or one on pageable memory, must not
+ * return while its copies still run. Return: @err, else the wait's
+ * -errno.
+ */
+static int acl_wait_submitted(struct acl_ring *r, uint64_t last, int err)
+{
+	int werr = last ? acl_ring_wait(r, last, -1) : 0;
+
+	return err ? err : werr;
+}
+
 aclError acl_descs_sync(struct acl_device *dev, const struct npu_dma_desc *d,
 			size_t n, size_t unit)
 {
-	uint64_t first = 0, last = 0, f, l;
+	uint64_t first, last;
 	struct acl_ring *r;
-	size_t done, k;
 	aclError ret;
-	int slot, err = 0;
+	int slot, err;
 
 	r = acl_sync_ring_acquire(dev, &slot, &ret);
 	if (!r)
 		return ret;
-	unit = acl_unit(unit, r->entries);
-	for (done = 0; !err && done < n; done += k) {
-		k = n - done < unit ? n - done : unit;
-		err = acl_ring_submit(r, d + done, k, &f, &l);
-		if (!err && !first)
-			first = f;
-		if (!err)
-			last = l;
-	}
-	if (!err && last)
-		err = acl_ring_wait(r, last, -1);
+	pthread_mutex_lock(&r->lock);
+	err = acl_ring_submit_units_locked(r, d, n, acl_unit(unit, r->entries),
+					   &first, &last);
+	pthread_mutex_unlock(&r->lock);
+	err = acl_wait_submitted(r, last, err);
 	if (!err && last)
 		err = acl_ring_error_in(r, first, last);
 	acl_sync_ring_release(dev, slot);
@@ -68,31 +74,25 @@ aclError acl_descs_sync(struct acl_device *dev, const struct npu_dma_desc *d,
 aclError acl_descs_stream(struct acl_stream *s, const struct npu_dma_desc *d,
 			  size_t n, size_t unit, bool wait)
 {
-	uint64_t first = 0, last = 0, f, l;
-	size_t done, k;
+	uint64_t first, last;
 	aclError ret;
-	int err = 0;
+	int err, werr = 0;
 
 	if (wait) {
 		ret = acl_capture_reject_pageable(s);
 		if (ret)
 			return ret;
 	}
-	unit = unit ? acl_unit(unit, s->ring->entries) : n;
-	for (done = 0; !err && done < n; done += k) {
-		k = n - done < unit ? n - done : unit;
-		err = acl_stream_put_descs(s, d + done, k, &f, &l);
-		if (!err && !first)
-			first = f;
-		if (!err)
-			last = l;
-	}
+	if (unit)
+		unit = acl_unit(unit, s->ring->entries);
+	err = acl_stream_put_units(s, d, n, unit, &first, &last);
+	if (wait)
+		werr = acl_wait_submitted(s->ring, last, 0);
 	if (err)
 		return acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT");
+	if (werr)
+		return acl_err_sys(werr, "waiting for a copy of pageable memory");
 	if (!wait || !last)
 		return ACL_SUCCESS;
-	err = acl_ring_wait(s->ring, last, -1);
-	if (err)
-		return acl_err_sys(err, "waiting for a copy of pageable memory");
 	return acl_stream_check_range(s, first, last);
 }

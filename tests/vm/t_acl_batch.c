@@ -5,6 +5,7 @@
  * edu gets fewer and smaller copies). Data is checked byte for byte
  * against the host's copy of it.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -526,8 +527,8 @@ END_TEST
 START_TEST(test_memset_d32)
 {
 	size_t n = _i ? 1 << 20 : 256, i, bad = 0;
-	uint32_t *h, *back;
-	void *d, *hp, *bp;
+	uint32_t *h, *back, *w;
+	void *d, *hp, *bp, *pp;
 	int dev;
 
 	if (!t_acl_use_backend(_i, &dev))
@@ -554,9 +555,99 @@ START_TEST(test_memset_d32)
 	ck_assert_uint_eq(h[n - 2], 9);
 	ck_assert_uint_eq(h[n - 1], 7);
 	T_ACL_EQ(aclrtMemsetD32((char *)d + 2, 8, 0, 1), ACL_ERROR_INVALID_PARAM);
+	/*
+	 * The CPU fills host memory: a memSize larger than the buffer must
+	 * not let it write past the end of the page it got (two words, the
+	 * second one beyond); the last word alone is fine.
+	 */
+	T_ACL_OK(aclrtMallocHost(&pp, 4096));
+	w = pp;
+	w[1023] = 5;
+	T_ACL_EQ(aclrtMemsetD32(w + 1023, 1 << 20, 0, 2),
+		 ACL_ERROR_INVALID_PARAM);
+	t_acl_msg_has("past the end");
+	T_ACL_EQ(aclrtMemsetD32Async(w + 1023, 1 << 20, 0, 2, NULL),
+		 ACL_ERROR_INVALID_PARAM);
+	ck_assert_uint_eq(w[1023], 5);
+	T_ACL_OK(aclrtMemsetD32(w + 1023, 4, 6, 1));
+	ck_assert_uint_eq(w[1023], 6);
+	T_ACL_OK(aclrtFreeHost(pp));
 	T_ACL_OK(aclrtFree(d));
 	T_ACL_OK(aclrtFreeHost(hp));
 	T_ACL_OK(aclrtFreeHost(bp));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+struct t_noctx {
+	aclrtStream s;
+	void *d, *h;
+	aclError ret;
+};
+
+static void *t_noctx_run(void *arg)
+{
+	struct t_noctx *a = arg;
+
+	a->ret = aclrtMemcpy2dAsync(a->d, 64, a->h, 64, 64, 2, H2D, a->s);
+	return NULL;
+}
+
+/*
+ * The stream of a copy or fill must belong to the thread's current
+ * context (CANN: 107003); a thread with no context gets 107002. NULL is
+ * still the current context's default stream.
+ */
+START_TEST(test_stream_of_other_context)
+{
+	struct t_noctx a = { 0 };
+	aclrtContext def, other;
+	size_t fail = 0;
+	struct batch b;
+	pthread_t th;
+	void *d, *h;
+	int dev;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	T_ACL_OK(aclrtGetCurrentContext(&def));
+	T_ACL_OK(aclrtCreateStream(&a.s));
+	T_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	T_ACL_OK(aclrtMallocHost(&h, 4096));
+	batch_alloc(&b, 1);
+	batch_set(&b, 0, d, h, 64);
+	batch_attr(&b, 0, loc(ACL_MEM_LOCATION_TYPE_HOST, 0),
+		   loc(ACL_MEM_LOCATION_TYPE_DEVICE, dev));
+	T_ACL_OK(aclrtCreateContext(&other, dev));	/* now current */
+	T_ACL_EQ(aclrtMemcpyAsync(d, 64, h, 64, H2D, a.s),
+		 ACL_ERROR_RT_STREAM_CONTEXT);
+	t_acl_msg_has("not to this thread's current context");
+	T_ACL_EQ(aclrtMemsetAsync(d, 64, 0, 64, a.s), ACL_ERROR_RT_STREAM_CONTEXT);
+	T_ACL_EQ(aclrtMemcpy2dAsync(d, 64, h, 64, 64, 2, H2D, a.s),
+		 ACL_ERROR_RT_STREAM_CONTEXT);
+	T_ACL_EQ(batch_async(&b, &fail, a.s), ACL_ERROR_RT_STREAM_CONTEXT);
+	T_ACL_EQ(aclrtMemcpyAsyncWithDesc(d, INNER, a.s),
+		 ACL_ERROR_RT_STREAM_CONTEXT);
+	T_ACL_EQ(aclrtMemsetD32Async(d, 64, 7, 16, a.s),
+		 ACL_ERROR_RT_STREAM_CONTEXT);
+	T_ACL_OK(aclrtMemsetD32Async(d, 64, 7, 16, NULL));
+	T_ACL_OK(aclrtSynchronizeStream(NULL));
+	T_ACL_OK(aclrtDestroyContext(other));
+	/* A thread that never set a device or context. */
+	a.d = d;
+	a.h = h;
+	ck_assert_int_eq(pthread_create(&th, NULL, t_noctx_run, &a), 0);
+	pthread_join(th, NULL);
+	ck_assert_int_eq(a.ret, ACL_ERROR_RT_CONTEXT_NULL);
+	/* Its own context again: the same calls work. */
+	T_ACL_OK(aclrtSetCurrentContext(def));
+	T_ACL_OK(aclrtMemcpy2dAsync(d, 64, h, 64, 64, 2, H2D, a.s));
+	T_ACL_OK(batch_async(&b, &fail, a.s));
+	T_ACL_OK(aclrtSynchronizeStream(a.s));
+	batch_free(&b);
+	T_ACL_OK(aclrtDestroyStream(a.s));
+	T_ACL_OK(aclrtFree(d));
+	T_ACL_OK(aclrtFreeHost(h));
 	T_ACL_OK(aclrtResetDevice(dev));
 }
 END_TEST
@@ -574,6 +665,7 @@ static Suite *acl_batch_suite(void)
 	tcase_add_loop_test(tc, test_desc_read_late, 0, 2);
 	tcase_add_loop_test(tc, test_offset_copy, 0, 2);
 	tcase_add_loop_test(tc, test_memset_d32, 0, 2);
+	tcase_add_loop_test(tc, test_stream_of_other_context, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
