@@ -18,6 +18,7 @@
 #              "results": [line...]}
 # `make bench` sets BENCH_COMMIT (git describe --dirty), BENCH_HOST_CPU and
 # BENCH_HOST_LOAD (the host's load average when the run started).
+# With -o, BENCH_OUT=DIR is exported: bench_load also reads a file there.
 
 out=
 if [ "$1" = -o ]; then
@@ -27,7 +28,7 @@ fi
 cd "$(dirname "$0")/../bench" || exit 1
 # Issue 10's targets first, then the other issues', then any newcomer.
 order="bench_bw bench_submit bench_reg bench_p2p bench_copy2d bench_batch
-bench_graph"
+bench_graph bench_load"
 progs=$*
 if [ -z "$progs" ]; then
 	for p in $order bench_*; do
@@ -38,6 +39,8 @@ if [ -z "$progs" ]; then
 	done
 fi
 
+# bench_load also reads a file in DIR, the 9p share of make bench.
+[ -n "$out" ] && export BENCH_OUT="$out"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 start=$(date +%s)
