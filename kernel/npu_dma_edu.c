@@ -2,8 +2,9 @@
 /*
  * npu_dma: engine for QEMU's edu PCI device (PCI ID 1234:11e8).
  *
- * The card has one DMA channel and a 4 KiB buffer; see
- * Documentation/device.rst for what it can do and how QEMU 7.2 breaks.
+ * The card has one DMA channel and a 4 KiB buffer (QEMU's hw/misc/edu.c
+ * is its specification); Documentation/driver.rst, "Engines: edu", says
+ * how this driver uses it and which QEMU bug it steers clear of.
  */
 
 #include <linux/completion.h>
@@ -96,7 +97,8 @@ static int npu_edu_dma(struct npu_dma_edu *edu, u64 src, u64 dst, u32 count,
 
 /*
  * Every byte goes RAM -> card buffer -> RAM, in chunks that stay clear of
- * the buffer's last byte (QEMU_EDU.md: QEMU < 9.1 aborts otherwise).
+ * the buffer's last byte: the range check of QEMU < 9.1 (hw/misc/edu.c)
+ * aborts on a transfer that reaches it.
  */
 static int npu_edu_copy(struct npu_dma_device *ndev, const struct npu_dma_seg *dst,
 			const struct npu_dma_seg *src, size_t len)

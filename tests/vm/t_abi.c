@@ -4,8 +4,9 @@
  * foreign, freed, out-of-range and read-only addresses, overflowing
  * extents, unknown queues) and invalid ioctl arguments, each one its own
  * check with the errno it must produce. A rejected descriptor completes
- * with its error and the queue goes on with the next one. The queue and
- * event mappings survive MADV_DONTNEED.
+ * with its error and the queue goes on with the next one. MEM_ALLOC
+ * honours a requested alignment. The queue and event mappings survive
+ * MADV_DONTNEED.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -691,6 +692,84 @@ START_TEST(test_mem_alloc_args)
 }
 END_TEST
 
+/* Allocate: the address; *@size becomes alloc_size when asked for. */
+static uint64_t alloc_ok(uint64_t size, uint32_t policy, uint64_t align,
+			 uint64_t *alloc_size)
+{
+	struct npu_dma_mem_alloc a = {
+		.size = size, .align = align, .policy = policy,
+	};
+
+	ck_assert_int_eq(alloc_req(&a), 0);
+	if (alloc_size)
+		*alloc_size = a.alloc_size;
+	return a.dev_addr;
+}
+
+/*
+ * Leave the first free page of the NPU misaligned for @align: pad with
+ * pages until a plain allocation, made and freed again, lands on one
+ * that is not a multiple of it. That is where the pool's first fit
+ * would put the next allocation if it ignored the alignment.
+ */
+static void misalign_first_fit(uint64_t align)
+{
+	uint64_t probe;
+	int tries;
+
+	for (tries = 0; tries < 64; tries++) {
+		alloc_ok(4096, NPU_DMA_MEM_NORMAL_ONLY, 0, NULL);
+		probe = alloc_ok(4096, NPU_DMA_MEM_NORMAL_ONLY, 0, NULL);
+		ck_assert_int_eq(npu_raw_free(e.fd, probe), 0);
+		if (probe % align)
+			return;
+	}
+	ck_abort_msg("no misaligned free page for align %llu",
+		     (unsigned long long)align);
+}
+
+/* A requested alignment holds for every policy, whatever precedes it. */
+START_TEST(test_mem_alloc_align)
+{
+	static const uint64_t aligns[] = {
+		8ULL << 10, 64ULL << 10, 2ULL << 20, 1ULL << 30,
+	};
+	const uint64_t huge = 2ULL << 20;
+	uint64_t al, addr, size;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(aligns) / sizeof(aligns[0]); i++) {
+		al = aligns[i];
+		/* Three aligned allocations, up to 4 MiB, after the padding. */
+		if (4 * (al > huge ? al : huge) > e.info.mem_free) {
+			printf("t_abi: align %llu: NPU memory too small, skipped\n",
+			       (unsigned long long)al);
+			continue;
+		}
+		misalign_first_fit(al);
+		addr = alloc_ok(4096, NPU_DMA_MEM_NORMAL_ONLY, al, &size);
+		ck_assert_msg(addr % al == 0, "normal-only 0x%llx, align %llu",
+			      (unsigned long long)addr, (unsigned long long)al);
+		ck_assert_uint_eq(size, 4096);
+
+		misalign_first_fit(al);
+		addr = alloc_ok(huge, NPU_DMA_MEM_HUGE_ONLY, al, &size);
+		ck_assert_msg(addr % al == 0 && addr % huge == 0,
+			      "huge-only 0x%llx, align %llu",
+			      (unsigned long long)addr, (unsigned long long)al);
+		ck_assert_uint_eq(size, huge);
+
+		/* Above 1 MiB huge-first takes 2 MiB pages: 3 MiB is 4 MiB. */
+		misalign_first_fit(al);
+		addr = alloc_ok(3ULL << 20, NPU_DMA_MEM_HUGE_FIRST, al, &size);
+		ck_assert_msg(addr % al == 0 && addr % huge == 0,
+			      "huge-first 0x%llx, align %llu",
+			      (unsigned long long)addr, (unsigned long long)al);
+		ck_assert_uint_eq(size, 2 * huge);
+	}
+}
+END_TEST
+
 START_TEST(test_mem_free_args)
 {
 	struct npu_dma_mem_free f = { .dev_addr = e.dev, .flags = 1 };
@@ -1035,6 +1114,7 @@ static Suite *abi_suite(void)
 	tcase_add_checked_fixture(ti, setup, teardown);
 	tcase_add_test(ti, test_get_info_args);
 	tcase_add_test(ti, test_mem_alloc_args);
+	tcase_add_test(ti, test_mem_alloc_align);
 	tcase_add_test(ti, test_mem_free_args);
 	tcase_add_test(ti, test_host_register_args);
 	tcase_add_test(ti, test_host_unregister_args);

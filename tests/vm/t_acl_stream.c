@@ -361,6 +361,7 @@ END_TEST
 
 struct t_worker {
 	int dev;
+	aclrtContext ctx;	/* bound with aclrtSetCurrentContext, else dev */
 	int idx;
 	int copies;		/* H2D + D2H pairs */
 	size_t chunk;
@@ -368,6 +369,14 @@ struct t_worker {
 	char *dev_base;		/* this thread's part of the device buffer */
 	int failed;
 };
+
+/* The calling thread's current device, or -1. */
+static int t_current_device(void)
+{
+	int32_t dev;
+
+	return aclrtGetDevice(&dev) ? -1 : dev;
+}
 
 static void *t_worker_run(void *arg)
 {
@@ -377,8 +386,8 @@ static void *t_worker_run(void *arg)
 	void *ps, *pd;
 	int i;
 
-	if (aclrtSetDevice(w->dev) || aclrtMallocHost(&ps, len) ||
-	    aclrtMallocHost(&pd, len)) {
+	if ((w->ctx ? aclrtSetCurrentContext(w->ctx) : aclrtSetDevice(w->dev)) ||
+	    aclrtMallocHost(&ps, len) || aclrtMallocHost(&pd, len)) {
 		w->failed = 1;
 		return NULL;
 	}
@@ -405,6 +414,9 @@ static void *t_worker_run(void *arg)
 		if (t_pattern_check(dst + i * w->chunk, w->chunk,
 				    (uint32_t)(w->idx * 100000 + i)) != w->chunk)
 			w->failed = 4;
+	/* Other threads bound other devices meanwhile: not this one's. */
+	if (!w->failed && t_current_device() != w->dev)
+		w->failed = 5;
 	aclrtFreeHost(ps);
 	aclrtFreeHost(pd);
 	return NULL;
@@ -447,6 +459,93 @@ START_TEST(test_threads_share_streams)
 		T_ACL_OK(aclrtDestroyStream(s[i]));
 	T_ACL_OK(aclrtFree(v));
 	T_ACL_OK(aclrtResetDeviceForce(dev));
+}
+END_TEST
+
+/*
+ * Two NPUs that can both run the two-device test: the two sim NPUs, or
+ * else an edu and a sim one. False (skipped, saying so) without them.
+ */
+static bool t_two_npus(int dev[2])
+{
+	uint32_t n = 0, i, found = 0;
+	int edu = t_acl_find("edu");
+	char buf[16];
+
+	T_ACL_OK(aclrtGetDeviceCount(&n));
+	for (i = 0; i < n && found < 2; i++)
+		if (!t_read_attr(buf, sizeof(buf),
+				 "/sys/class/npu_dma/npu_dma%u/backend", i) &&
+		    !strcmp(buf, "sim"))
+			dev[found++] = (int)i;
+	if (found == 1 && edu >= 0)
+		dev[found++] = edu;
+	if (found < 2)
+		printf("fewer than two usable NPUs: skipped\n");
+	return found == 2;
+}
+
+/*
+ * Threads on streams of two NPUs at once. Per NPU, one stream of its
+ * default context and one of a context made with aclrtCreateContext;
+ * two threads on each stream, the first kind bound with aclrtSetDevice,
+ * the second with aclrtSetCurrentContext. Every byte is checked, and
+ * each thread's current device is still its own at the end.
+ */
+START_TEST(test_threads_two_npus)
+{
+	struct t_worker w[T_THREADS];
+	pthread_t th[T_THREADS];
+	aclrtStream s[2][2];
+	aclrtContext ctx[2];
+	int dev[2], copies[2], k, i;
+	size_t chunk[2];
+	char *base[2];
+	void *v;
+
+	if (!t_two_npus(dev))
+		return;
+	for (k = 0; k < 2; k++) {
+		bool edu = t_acl_find("edu") == dev[k];
+
+		copies[k] = edu ? 4 : 300;
+		chunk[k] = edu ? 256 : 4099;
+		T_ACL_OK(aclrtSetDevice(dev[k]));
+		T_ACL_OK(aclrtCreateStream(&s[k][0]));
+		T_ACL_OK(aclrtMalloc(&v, chunk[k] * (size_t)copies[k] *
+				     (T_THREADS / 2), ACL_MEM_MALLOC_HUGE_FIRST));
+		base[k] = v;
+		T_ACL_OK(aclrtCreateContext(&ctx[k], dev[k]));
+		T_ACL_OK(aclrtSetCurrentContext(ctx[k]));
+		T_ACL_OK(aclrtCreateStream(&s[k][1]));
+	}
+	for (i = 0; i < T_THREADS; i++) {
+		int n = i % 2, c = (i / 2) % 2, slot = i / 2;
+
+		w[i] = (struct t_worker){
+			.dev = dev[n], .ctx = c ? ctx[n] : NULL, .idx = i,
+			.copies = copies[n], .chunk = chunk[n],
+			.stream = s[n][c],
+			.dev_base = base[n] + (size_t)slot * chunk[n] *
+				    (size_t)copies[n],
+		};
+		ck_assert_int_eq(pthread_create(&th[i], NULL, t_worker_run,
+						&w[i]), 0);
+	}
+	for (i = 0; i < T_THREADS; i++) {
+		pthread_join(th[i], NULL);
+		ck_assert_msg(!w[i].failed, "thread %d (device %d) failed at step %d",
+			      i, w[i].dev, w[i].failed);
+	}
+	for (k = 0; k < 2; k++) {
+		T_ACL_OK(aclrtSetCurrentContext(ctx[k]));
+		T_ACL_OK(aclrtDestroyStream(s[k][1]));
+		T_ACL_OK(aclrtDestroyContext(ctx[k]));
+		T_ACL_OK(aclrtSetDevice(dev[k]));
+		T_ACL_OK(aclrtDestroyStream(s[k][0]));
+		T_ACL_OK(aclrtFree(base[k]));
+		T_ACL_OK(aclrtResetDeviceForce(dev[k]));
+	}
 }
 END_TEST
 
@@ -544,6 +643,7 @@ static Suite *acl_stream_suite(void)
 	tcase_add_loop_test(tc, test_event_flags_and_status, 0, 2);
 	tcase_add_loop_test(tc, test_seed_flow, 0, 2);
 	tcase_add_loop_test(tc, test_threads_share_streams, 0, 2);
+	tcase_add_test(tc, test_threads_two_npus);
 	tcase_add_loop_test(tc, test_threads_sync_copies, 0, 2);
 	tcase_add_loop_test(tc, test_async_failure_reported_by_sync, 0, 2);
 	suite_add_tcase(s, tc);

@@ -91,8 +91,14 @@ struct npu_dma_info {
 #define NPU_DMA_MEM_NORMAL_ONLY		2	/* 4 KiB pages */
 #define NPU_DMA_MEM_POLICY_MAX		2
 
-/* struct npu_dma_mem_alloc.flags */
-#define NPU_DMA_MEM_F_P2P		(1U << 0)	/* reachable by peers */
+/*
+ * struct npu_dma_mem_alloc.flags. F_P2P is accepted for CANN's _P2P
+ * policies and changes nothing: any allocation may be named by the same
+ * process's descriptors on a peer NPU (npu_dma_info.peers), with or
+ * without it. That exposes nothing: a peer copy is checked against the
+ * submitting process's own allocations on both NPUs.
+ */
+#define NPU_DMA_MEM_F_P2P		(1U << 0)	/* accepted, no effect */
 #define NPU_DMA_MEM_FLAGS_MASK		NPU_DMA_MEM_F_P2P
 
 /**
@@ -101,8 +107,8 @@ struct npu_dma_info {
  * @align: in: 0, or a power of two up to 1 GiB the address must honour
  * @policy: in: NPU_DMA_MEM_*
  * @flags: in: NPU_DMA_MEM_F_*
- * @dev_addr: out: device address of the allocation
- * @alloc_size: out: bytes reserved (after rounding)
+ * @dev_addr: out: device address of the allocation (in: zero)
+ * @alloc_size: out: bytes reserved, after rounding (in: zero)
  * @reserved: in: zero
  */
 struct npu_dma_mem_alloc {
@@ -176,9 +182,11 @@ struct npu_dma_host_unregister {
  *	npu_dma_info.max_queue_entries
  * @flags: in: 0
  * @eventfd: in: eventfd signalled after completions, or -1 for none
- * @queue_id: out: the queue's id (unique across all NPUs)
+ * @queue_id: out: the queue's id (unique across all NPUs) (in: zero)
  * @mmap_offset: out: offset to pass to mmap() for the queue's area
+ *	(in: zero)
  * @mmap_size: out: its length (struct npu_dma_queue_ctrl + the ring)
+ *	(in: zero)
  * @reserved: in: zero
  */
 struct npu_dma_queue_create {
@@ -380,6 +388,7 @@ struct npu_dma_queue_ctrl {
  * @queue_id: queue it ran on
  * @pad: zero
  * @timestamp_ns: CLOCK_MONOTONIC time of its completion
+ * @reserved: zero
  *
  * The table (npu_dma_info.max_event_slots slots) is mapped read-only at
  * mmap offset NPU_DMA_MMAP_EVENTS. The kernel writes @timestamp_ns and
@@ -400,9 +409,9 @@ struct npu_dma_event_slot {
  * @descs: in: user address of @count struct npu_dma_desc
  * @count: in: 1..npu_dma_info.max_graph_tasks
  * @flags: in: 0
- * @graph_id: out: id for NPU_DMA_OP_GRAPH and GRAPH_DESTROY
- * @error_index: out: on -EINVAL, -EFAULT or -ENOENT, the descriptor that
- *	failed validation
+ * @graph_id: out: id for NPU_DMA_OP_GRAPH and GRAPH_DESTROY (in: zero)
+ * @error_index: out: on a failed validation, the descriptor that failed
+ *	(in: zero)
  * @reserved: in: zero
  *
  * Validates the descriptors once, as a doorbell would, and keeps them

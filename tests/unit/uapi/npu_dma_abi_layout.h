@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The frozen layout of include/uapi/linux/npu_dma.h: the size of every
+ * structure, the offset of every member and every ioctl number, as
+ * compile-time asserts. One list for both languages: the unit test
+ * (npu_dma_abi_ut.c) includes it as C11, scripts/check-uapi.sh as C11
+ * and C++11. A change that moves anything fails the build of both.
+ */
+#ifndef NPU_DMA_ABI_LAYOUT_H
+#define NPU_DMA_ABI_LAYOUT_H
+
+#include <stddef.h>
+#include <linux/npu_dma.h>
+
+#ifdef __cplusplus
+#define ABI_ASSERT(cond, what) static_assert(cond, what)
+#else
+#define ABI_ASSERT(cond, what) _Static_assert(cond, what)
+#endif
+
+/* A size, which the rules want a multiple of 8. */
+#define ABI(type, size) \
+	ABI_ASSERT(sizeof(struct type) == (size) && (size) % 8 == 0, #type)
+#define OFF(type, field, off) \
+	ABI_ASSERT(offsetof(struct type, field) == (off), #type "." #field)
+#define IOCTL(cmd, nr) ABI_ASSERT(NPU_DMA_IOCTL_##cmd == (nr), #cmd)
+
+ABI(npu_dma_info, 128);
+OFF(npu_dma_info, size, 0);
+OFF(npu_dma_info, flags, 4);
+OFF(npu_dma_info, abi_version, 8);
+OFF(npu_dma_info, backend, 12);
+OFF(npu_dma_info, index, 16);
+OFF(npu_dma_info, nr_channels, 20);
+OFF(npu_dma_info, mem_size, 24);
+OFF(npu_dma_info, mem_free, 32);
+OFF(npu_dma_info, max_copy_len, 40);
+OFF(npu_dma_info, max_2d_pitch, 48);
+OFF(npu_dma_info, max_2d_height, 56);
+OFF(npu_dma_info, max_queue_entries, 60);
+OFF(npu_dma_info, max_event_slots, 64);
+OFF(npu_dma_info, pad, 68);
+OFF(npu_dma_info, caps, 72);
+OFF(npu_dma_info, mem_base, 80);
+OFF(npu_dma_info, peers, 88);
+OFF(npu_dma_info, max_graph_tasks, 96);
+OFF(npu_dma_info, pad2, 100);
+OFF(npu_dma_info, reserved, 104);
+
+ABI(npu_dma_mem_alloc, 56);
+OFF(npu_dma_mem_alloc, size, 0);
+OFF(npu_dma_mem_alloc, align, 8);
+OFF(npu_dma_mem_alloc, policy, 16);
+OFF(npu_dma_mem_alloc, flags, 20);
+OFF(npu_dma_mem_alloc, dev_addr, 24);
+OFF(npu_dma_mem_alloc, alloc_size, 32);
+OFF(npu_dma_mem_alloc, reserved, 40);
+
+ABI(npu_dma_mem_free, 32);
+OFF(npu_dma_mem_free, dev_addr, 0);
+OFF(npu_dma_mem_free, flags, 8);
+OFF(npu_dma_mem_free, pad, 12);
+OFF(npu_dma_mem_free, reserved, 16);
+
+ABI(npu_dma_host_register, 40);
+OFF(npu_dma_host_register, addr, 0);
+OFF(npu_dma_host_register, size, 8);
+OFF(npu_dma_host_register, flags, 16);
+OFF(npu_dma_host_register, pad, 20);
+OFF(npu_dma_host_register, reserved, 24);
+
+ABI(npu_dma_host_unregister, 32);
+OFF(npu_dma_host_unregister, addr, 0);
+OFF(npu_dma_host_unregister, flags, 8);
+OFF(npu_dma_host_unregister, pad, 12);
+OFF(npu_dma_host_unregister, reserved, 16);
+
+ABI(npu_dma_queue_create, 64);
+OFF(npu_dma_queue_create, entries, 0);
+OFF(npu_dma_queue_create, flags, 4);
+OFF(npu_dma_queue_create, eventfd, 8);
+OFF(npu_dma_queue_create, queue_id, 12);
+OFF(npu_dma_queue_create, mmap_offset, 16);
+OFF(npu_dma_queue_create, mmap_size, 24);
+OFF(npu_dma_queue_create, reserved, 32);
+
+ABI(npu_dma_queue_destroy, 24);
+OFF(npu_dma_queue_destroy, queue_id, 0);
+OFF(npu_dma_queue_destroy, flags, 4);
+OFF(npu_dma_queue_destroy, reserved, 8);
+
+ABI(npu_dma_queue_submit, 24);
+OFF(npu_dma_queue_submit, queue_id, 0);
+OFF(npu_dma_queue_submit, flags, 4);
+OFF(npu_dma_queue_submit, reserved, 8);
+
+ABI(npu_dma_barrier_release, 32);
+OFF(npu_dma_barrier_release, queue_id, 0);
+OFF(npu_dma_barrier_release, flags, 4);
+OFF(npu_dma_barrier_release, seq, 8);
+OFF(npu_dma_barrier_release, reserved, 16);
+
+ABI(npu_dma_desc, 64);
+OFF(npu_dma_desc, opcode, 0);
+OFF(npu_dma_desc, fill_size, 1);
+OFF(npu_dma_desc, flags, 2);
+OFF(npu_dma_desc, height, 4);
+OFF(npu_dma_desc, src, 8);
+OFF(npu_dma_desc, dst, 16);
+OFF(npu_dma_desc, len, 24);
+OFF(npu_dma_desc, src_pitch, 32);
+OFF(npu_dma_desc, dst_pitch, 40);
+OFF(npu_dma_desc, value, 48);
+OFF(npu_dma_desc, wait_queue, 56);
+OFF(npu_dma_desc, reserved, 60);
+
+ABI(npu_dma_queue_ctrl, 128);
+OFF(npu_dma_queue_ctrl, sq_tail, 0);
+OFF(npu_dma_queue_ctrl, pad0, 4);
+OFF(npu_dma_queue_ctrl, sq_head, 64);
+OFF(npu_dma_queue_ctrl, flags, 68);
+OFF(npu_dma_queue_ctrl, submitted_seq, 72);
+OFF(npu_dma_queue_ctrl, completed_seq, 80);
+OFF(npu_dma_queue_ctrl, barrier_seq, 88);
+OFF(npu_dma_queue_ctrl, error_seq, 96);
+OFF(npu_dma_queue_ctrl, error, 104);
+OFF(npu_dma_queue_ctrl, error_count, 108);
+OFF(npu_dma_queue_ctrl, last_error_seq, 112);
+OFF(npu_dma_queue_ctrl, last_error, 120);
+OFF(npu_dma_queue_ctrl, pad1, 124);
+
+ABI(npu_dma_event_slot, 32);
+OFF(npu_dma_event_slot, seq, 0);
+OFF(npu_dma_event_slot, queue_id, 8);
+OFF(npu_dma_event_slot, pad, 12);
+OFF(npu_dma_event_slot, timestamp_ns, 16);
+OFF(npu_dma_event_slot, reserved, 24);
+
+ABI(npu_dma_graph_create, 40);
+OFF(npu_dma_graph_create, descs, 0);
+OFF(npu_dma_graph_create, count, 8);
+OFF(npu_dma_graph_create, flags, 12);
+OFF(npu_dma_graph_create, graph_id, 16);
+OFF(npu_dma_graph_create, error_index, 20);
+OFF(npu_dma_graph_create, reserved, 24);
+
+ABI(npu_dma_graph_destroy, 24);
+OFF(npu_dma_graph_destroy, graph_id, 0);
+OFF(npu_dma_graph_destroy, flags, 4);
+OFF(npu_dma_graph_destroy, reserved, 8);
+
+/* Direction, size and number: a changed structure changes its ioctl. */
+IOCTL(GET_INFO, 0xc080b900u);
+IOCTL(MEM_ALLOC, 0xc038b901u);
+IOCTL(MEM_FREE, 0x4020b902u);
+IOCTL(HOST_REGISTER, 0x4028b903u);
+IOCTL(HOST_UNREGISTER, 0x4020b904u);
+IOCTL(QUEUE_CREATE, 0xc040b905u);
+IOCTL(QUEUE_DESTROY, 0x4018b906u);
+IOCTL(QUEUE_SUBMIT, 0x4018b907u);
+IOCTL(BARRIER_RELEASE, 0x4020b908u);
+IOCTL(GRAPH_CREATE, 0xc028b909u);
+IOCTL(GRAPH_DESTROY, 0x4018b90au);
+
+#undef ABI
+#undef OFF
+#undef IOCTL
+#undef ABI_ASSERT
+
+#endif /* NPU_DMA_ABI_LAYOUT_H */
