@@ -4,7 +4,8 @@
 #
 #   make            module, library, tools and test programs
 #   make module     kernel/npu_dma.ko for the distribution kernel
-#   make check      everything below; the test command CI runs
+#   make check      lint, unit, vmcheck (each runs even if one before
+#                   failed), then the summary; the test command CI runs
 #   make unit       host-only Check unit tests
 #   make vmcheck    Check tests inside the developer VM (tools/npu-vm)
 #   make lint       module at W=1 and sparse, warnings are errors
@@ -56,8 +57,10 @@ unit: userspace
 vmcheck: module userspace
 	@$(ROOT)/scripts/run-checks.sh vm tests/vm
 
-check: lint unit vmcheck
-	@$(ROOT)/scripts/run-checks.sh summary
+# The stages run one after another from the script, not as make
+# prerequisites: make would stop at the first that fails.
+check:
+	@MAKE="$(MAKE)" $(ROOT)/scripts/run-checks.sh check
 
 # KASAN and lockdep make the guest several times slower: Check's
 # per-test timeouts are stretched too (t_acl_core's 120 s ran out).
