@@ -4,7 +4,8 @@
 #
 #   make            module, library, tools and test programs
 #   make module     kernel/npu_dma.ko for the distribution kernel
-#   make check      everything below; the test command CI runs
+#   make check      lint, unit, vmcheck (each runs even if one before
+#                   failed), then the summary; the test command CI runs
 #   make unit       host-only Check unit tests
 #   make vmcheck    Check tests inside the developer VM (tools/npu-vm)
 #   make lint       module at W=1 and sparse, warnings are errors
@@ -20,7 +21,8 @@
 #   make install    libacl, headers, acl.pc, tools, man pages, udev rule
 #                   (PREFIX=/usr/local, DESTDIR; Documentation/install.md)
 #   make uninstall  remove what make install put there
-#   make modules_install   the module into /lib/modules (INSTALL_MOD_PATH)
+#   make modules_install   the module built for the running kernel (KVER)
+#                   into /lib/modules (INSTALL_MOD_PATH), then depmod
 #   make dkms-install      the module through DKMS, rebuilt for new kernels
 #   make dkms-check        DKMS build in scratch trees, then used in the VM
 
@@ -56,8 +58,10 @@ unit: userspace
 vmcheck: module userspace
 	@$(ROOT)/scripts/run-checks.sh vm tests/vm
 
-check: lint unit vmcheck
-	@$(ROOT)/scripts/run-checks.sh summary
+# The stages run one after another from the script, not as make
+# prerequisites: make would stop at the first that fails.
+check:
+	@MAKE="$(MAKE)" $(ROOT)/scripts/run-checks.sh check
 
 # KASAN and lockdep make the guest several times slower: Check's
 # per-test timeouts are stretched too (t_acl_core's 120 s ran out).
@@ -98,10 +102,20 @@ INSTALL_DIRS := lib tools man packaging
 install uninstall:
 	@for d in $(INSTALL_DIRS); do $(MAKE) -s -C $$d $@ || exit; done
 
-# Unsigned (the headers package has no signing key: DKMS signs with its
-# own). kbuild skips depmod without System.map: it runs here, unless the
-# module is staged (INSTALL_MOD_PATH) for a package.
-modules_install: module
+# The plain install on a user's machine (Documentation/install.md): for
+# the running kernel (or KVER=...) through its build tree, built the way
+# kernel/Makefile and DKMS build it: no deps.sh (it would install the
+# developer VM's packages), no W=1 or -Werror (a newer compiler's new
+# warning must not stop an install). Unsigned (the headers package has
+# no signing key: DKMS signs with its own). kbuild skips depmod without
+# System.map: it runs here, unless the module is staged
+# (INSTALL_MOD_PATH) for a package.
+modules_install: KVER = $(shell uname -r)
+modules_install: KDIR = /lib/modules/$(KVER)/build
+modules_install:
+	@test -d $(KDIR)/ || { echo "modules_install: no build tree $(KDIR)" \
+		"(install linux-headers-$(KVER), or give KVER=)" >&2; exit 1; }
+	@$(MAKE) -s -C kernel KDIR=$(KDIR) modules
 	@$(MAKE) -s -C $(KDIR) M=$(ROOT)/kernel INSTALL_MOD_DIR=updates \
 		CONFIG_MODULE_SIG_ALL= modules_install
 	@$(if $(INSTALL_MOD_PATH),:,depmod $(KVER))

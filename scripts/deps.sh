@@ -6,17 +6,25 @@
 # and exits, so make targets can call it unconditionally.
 set -eu
 
+# liburing-dev: io_uring for the benchmark programs (bench/).
 PKGS="gcc g++ make pkg-config libc6-dev linux-image-amd64 linux-headers-amd64
-qemu-system-x86 busybox-static cpio check libpci-dev sparse kmod"
+qemu-system-x86 busybox-static cpio check libpci-dev sparse kmod liburing-dev"
 # Optional, only for scripts/build-debug-kernel.sh (never make check).
 if [ "${1:-}" = --debug-kernel ]; then
 	PKGS="linux-source-6.1 bc bison flex libelf-dev libssl-dev xz-utils"
 fi
 
+# One dpkg-query for all: it lists the packages dpkg knows, with their
+# state, and says nothing (but on stderr) of those it has never seen.
+# shellcheck disable=SC2016,SC2086
+installed=" $(dpkg-query -W -f='${db:Status-Status} ${Package}\n' $PKGS 2>/dev/null |
+	sed -n 's/^installed //p' | tr '\n' ' ')"
 missing=""
 for p in $PKGS; do
-	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
-	[ "$status" = installed ] || missing="$missing $p"
+	case $installed in
+	*" $p "*) ;;
+	*) missing="$missing $p" ;;
+	esac
 done
 
 # The image and headers metapackages must resolve to the same ABI: the guest

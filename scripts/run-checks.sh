@@ -9,6 +9,9 @@
 #   run-checks.sh vm DIR      run DIR/host/t_* on the host, then
 #                             DIR/runtests.sh in one guest boot
 #   run-checks.sh summary     print the collected summary lines
+#   run-checks.sh check       make lint, unit and vmcheck, each even when
+#                             one before failed; then each stage's result
+#                             and the summary; fails if any stage failed
 set -u
 
 ROOT=${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -61,9 +64,31 @@ summary() {
 	done
 }
 
+# make check: a failing stage does not hide the results of the others.
+# $MAKE is the make that called us (its jobserver, its flags).
+run_check() {
+	local stage failed=0 results=""
+	# No summary lines left from an earlier run of a stage that now
+	# fails before its tests start.
+	rm -rf "$LOGS"
+	for stage in lint unit vmcheck; do
+		if ${MAKE:-make} --no-print-directory "$stage"; then
+			results="$results$stage: passed"$'\n'
+		else
+			results="$results$stage: FAILED"$'\n'
+			failed=1
+		fi
+	done
+	echo "==== make check stages ===="
+	printf '%s' "$results"
+	summary
+	return $failed
+}
+
 case "${1:-}" in
 unit) run_unit "$2" ;;
 vm) run_vm "$2" ;;
 summary) summary ;;
-*) echo "usage: $0 unit DIR | vm DIR | summary" >&2; exit 2 ;;
+check) run_check ;;
+*) echo "usage: $0 unit DIR | vm DIR | summary | check" >&2; exit 2 ;;
 esac

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host-side test of tools/npu-vm itself: exit statuses, the kernel-log
- * watchdog, timeouts and shares. Each test boots a guest.
+ * watchdog, timeouts, shares and the interactive shell. Each test boots
+ * a guest.
  */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "t_check.h"
@@ -155,6 +159,69 @@ START_TEST(test_usage_errors)
 }
 END_TEST
 
+/*
+ * Append what the pty master fd gives to out[] until it holds want, the
+ * other side closed (want NULL: until then) or seconds passed.
+ * Return: 1 if want was seen (or the end reached for NULL), else 0.
+ */
+static int pty_read_until(int fd, size_t *len, const char *want, int seconds)
+{
+	time_t end = time(NULL) + seconds;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ssize_t n;
+
+	while (time(NULL) < end) {
+		if (want && strstr(out, want))
+			return 1;
+		if (poll(&p, 1, 1000) <= 0)
+			continue;
+		n = read(fd, out + *len, sizeof(out) - 1 - *len);
+		if (n <= 0)	/* EIO: the last user of the slave exited */
+			return !want;
+		*len += n;
+		out[*len] = '\0';
+	}
+	return 0;
+}
+
+/*
+ * npu-vm shell from a terminal: QEMU must stay in the terminal's
+ * foreground process group, or the kernel stops it (SIGTTOU) when it
+ * sets the terminal raw. --timeout also covers the timeout(1) wrapper,
+ * which once put QEMU in a background group of its own.
+ */
+START_TEST(test_shell_in_a_terminal)
+{
+	static const char line[] = "echo \"nodes=$(ls /dev/npu_dma* | wc -l)\"; exit 7\r";
+	size_t len = 0;
+	int fd, status;
+	pid_t pid;
+
+	out[0] = '\0';
+	pid = forkpty(&fd, NULL, NULL, NULL);
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		execl(npu_vm, npu_vm, "shell", "--no-build", "--timeout", "240",
+		      (char *)NULL);
+		_exit(127);
+	}
+	/*
+	 * Typed before bash opens the serial line, input is lost: wait
+	 * for the prompt (root@(none):DIR# ).
+	 */
+	ck_assert_msg(pty_read_until(fd, &len, "root@", 200), "no prompt: %s", out);
+	ck_assert_int_eq(write(fd, line, strlen(line)), (ssize_t)strlen(line));
+	pty_read_until(fd, &len, NULL, 60);
+	close(fd);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	printf("%s\n", out);
+	/* The echoed line holds "nodes=$(", the command's output "nodes=4". */
+	ck_assert_ptr_nonnull(strstr(out, "nodes=4"));
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 7);
+}
+END_TEST
+
 static Suite *npu_vm_suite(void)
 {
 	Suite *s = suite_create("t_npu_vm");
@@ -170,6 +237,7 @@ static Suite *npu_vm_suite(void)
 	tcase_add_test(tc, test_test_hooks_are_off_by_default);
 	tcase_add_test(tc, test_insmod_failure_is_reported);
 	tcase_add_test(tc, test_timeout_is_reported);
+	tcase_add_test(tc, test_shell_in_a_terminal);
 	suite_add_tcase(s, tc);
 	return s;
 }
