@@ -292,8 +292,15 @@ bool npu_dma_graph_run(struct npu_dma_queue *q, struct npu_dma_job *job)
 				npu_dma_queue_publish(q, seq - 1);
 			return false;
 		}
-		/* For npu-trace, a task is submitted when the replay gets to it. */
+		/*
+		 * For npu-trace and dynamic debug, a task is submitted when the
+		 * replay gets to it, with the line an ordinary descriptor gets.
+		 */
 		trace_npu_dma_submit(&t);
+		dev_dbg(&q->ctx->ndev->dev,
+			"queue %u seq %llu: op %u flags 0x%x src 0x%llx dst 0x%llx len %llu height %u: %d (graph %llu task %u)\n",
+			q->id, seq, t.d.opcode, t.d.flags, t.d.src, t.d.dst, t.d.len,
+			t.d.height, t.status, job->d.value, job->pos);
 		t.status = npu_graph_task_run(q, &t);
 		npu_dma_queue_note_result(q, &t);
 		/* Whoever waits for an event or a barrier sees it at once. */

@@ -2,7 +2,8 @@
 /*
  * npu_dma tracepoints: the life of a descriptor (submit, start, complete,
  * error), pinning, and engine interrupts. tools/npu-trace turns them into
- * a timeline; the field names are what it parses, so keep them stable.
+ * a timeline; the field names are what it parses, so keep them stable
+ * (new fields go at the end; the parser treats a missing one as unset).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM npu_dma
@@ -10,9 +11,39 @@
 #if !defined(_NPU_DMA_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _NPU_DMA_TRACE_H
 
+#include <linux/math64.h>
 #include <linux/tracepoint.h>
 
 #include "npu_dma_queue.h"
+
+#ifndef NPU_DMA_TRACE_HELPERS
+#define NPU_DMA_TRACE_HELPERS
+/*
+ * The peer NPU whose memory a data job reads or writes, or -1. A side
+ * resolved to device memory outside the queue's NPU is a peer's (only
+ * peers' allocations resolve, npu_desc_resolve_peer()), and device
+ * addresses name their NPU. Indirect copies learn their addresses when
+ * they run, so they report none.
+ */
+static inline int npu_dma_trace_peer(const struct npu_dma_job *job)
+{
+	const struct npu_dma_device *ndev = job->q->ctx->ndev;
+	u64 addr;
+
+	if (job->d.opcode != NPU_DMA_OP_COPY && job->d.opcode != NPU_DMA_OP_COPY_2D &&
+	    job->d.opcode != NPU_DMA_OP_FILL)
+		return -1;
+	if (job->src.kind == NPU_DMA_SIDE_DEV && !npu_dma_own_memory(ndev, job->d.src))
+		addr = job->d.src;
+	else if (job->dst.kind == NPU_DMA_SIDE_DEV && !npu_dma_own_memory(ndev, job->d.dst))
+		addr = job->d.dst;
+	else
+		return -1;
+	if (addr < NPU_DMA_DEVMEM_BASE)
+		return -1;
+	return div64_u64(addr - NPU_DMA_DEVMEM_BASE, NPU_DMA_DEVMEM_STRIDE);
+}
+#endif
 
 DECLARE_EVENT_CLASS(npu_dma_job_class,
 	TP_PROTO(const struct npu_dma_job *job),
@@ -26,6 +57,7 @@ DECLARE_EVENT_CLASS(npu_dma_job_class,
 		__field(u64, bytes)
 		__field(int, chan)
 		__field(int, status)
+		__field(int, peer)
 	),
 	TP_fast_assign(
 		__entry->npu = job->q->ctx->ndev->index;
@@ -36,10 +68,12 @@ DECLARE_EVENT_CLASS(npu_dma_job_class,
 		__entry->bytes = npu_dma_job_bytes(job);
 		__entry->chan = job->chan;
 		__entry->status = job->status;
+		__entry->peer = npu_dma_trace_peer(job);
 	),
-	TP_printk("npu=%d queue=%u seq=%llu op=%u flags=0x%x bytes=%llu chan=%d status=%d",
+	TP_printk("npu=%d queue=%u seq=%llu op=%u flags=0x%x bytes=%llu chan=%d status=%d peer=%d",
 		  __entry->npu, __entry->queue, __entry->seq, __entry->opcode,
-		  __entry->flags, __entry->bytes, __entry->chan, __entry->status)
+		  __entry->flags, __entry->bytes, __entry->chan, __entry->status,
+		  __entry->peer)
 );
 
 /* A descriptor was copied out of the ring and validated (status: its verdict). */

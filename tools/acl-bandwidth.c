@@ -2,7 +2,7 @@
 /*
  * acl-bandwidth: H2D, D2H, D2D and P2P copy bandwidth through libacl,
  * from pinned and pageable host memory, over a size sweep or one size;
- * a table, CSV or JSON, and an SVG plot (Documentation/tools.rst).
+ * a table, CSV or JSON, and an SVG plot (Documentation/tools.md).
  */
 #include <errno.h>
 #include <stdlib.h>

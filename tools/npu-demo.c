@@ -4,11 +4,12 @@
  * demo` shows it: pinned host memory, H2D on a stream, a device-side
  * step (D2D copy and memset), D2H, synchronize, verify; then two streams
  * whose copies overlap, a 2-D copy, a batch copy and a peer (P2P) copy.
- * Calls that this libacl does not export yet are looked up at run time
- * and their step is skipped with a note. Exit status 0 when every step
- * that ran verified its data.
+ * Exit status 0 when every step verified its data; 1, naming the steps,
+ * when any failed. The one step that may be skipped is the P2P copy, and
+ * only when no two NPUs of this machine are peers.
  */
-#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +22,12 @@
 #define SET_BYTES 4096
 
 struct demo {
-	int dev, peer;
+	int dev;
 	uint8_t *h_src, *h_dst;
 	void *d_a, *d_b;
 	aclrtStream s1, s2;
-	int failed;
+	int step;		/* the step running, for the summary */
+	unsigned int failed;	/* bit n: step n failed */
 };
 
 #define CHECK(d, call)							\
@@ -42,7 +44,7 @@ static void fail(struct demo *d, const char *what, aclError e)
 	const char *m = aclGetRecentErrMsg();
 
 	printf("    FAILED: %s = %d%s%s\n", what, (int)e, m ? ": " : "", m ? m : "");
-	d->failed = 1;
+	d->failed |= 1U << d->step;
 }
 
 static void verify(struct demo *d, const uint8_t *got, const uint8_t *want,
@@ -57,7 +59,7 @@ static void verify(struct demo *d, const uint8_t *got, const uint8_t *want,
 		return;
 	}
 	printf("    FAILED: %s differs at byte %zu\n", what, i);
-	d->failed = 1;
+	d->failed |= 1U << d->step;
 }
 
 static double ms_since(const struct timespec *t0)
@@ -68,37 +70,54 @@ static double ms_since(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) * 1e3 + (t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* The first NPU of backend "sim" (fast, several channels), else 0. */
-static int pick_devices(int *peer)
+/* Number and announce step @n: a failure from here on is charged to it. */
+static void step(struct demo *d, int n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void step(struct demo *d, int n, const char *fmt, ...)
+{
+	va_list ap;
+
+	d->step = n;
+	printf("[%d] ", n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* Whether NPU @i has backend @name (sysfs; libacl ids are /dev numbers). */
+static bool is_backend(int i, const char *name)
 {
 	char path[80], buf[16];
-	int i, first = -1;
+	bool yes = false;
+	FILE *f;
 
-	*peer = -1;
-	for (i = 0; i < 64; i++) {
-		FILE *f;
+	snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", i);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	yes = fscanf(f, "%15s", buf) == 1 && !strcmp(buf, name);
+	fclose(f);
+	return yes;
+}
 
-		snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", i);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%15s", buf) == 1 && !strcmp(buf, "sim")) {
-			if (first < 0)
-				first = i;
-			else if (*peer < 0)
-				*peer = i;
-		}
-		fclose(f);
-	}
-	return first < 0 ? 0 : first;
+/* The first NPU of backend "sim" (fast, several channels), else 0. */
+static int pick_device(void)
+{
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if (is_backend(i, "sim"))
+			return i;
+	return 0;
 }
 
 static void step_seed_flow(struct demo *d)
 {
 	size_t i;
 
-	printf("[1] pinned host memory: aclrtMallocHost 2 x %lu MiB; aclrtMalloc 2 x %lu MiB on device %d\n",
-	       N / MIB, N / MIB, d->dev);
+	step(d, 1, "pinned host memory: aclrtMallocHost 2 x %lu MiB; aclrtMalloc 2 x %lu MiB on device %d",
+	     N / MIB, N / MIB, d->dev);
 	CHECK(d, aclrtMallocHost((void **)&d->h_src, N));
 	CHECK(d, aclrtMallocHost((void **)&d->h_dst, N));
 	CHECK(d, aclrtMalloc(&d->d_a, N, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -107,15 +126,15 @@ static void step_seed_flow(struct demo *d)
 	CHECK(d, aclrtCreateStream(&d->s2));
 	for (i = 0; i < N; i++)
 		d->h_src[i] = (uint8_t)(i * 7 + i / 4096);
-	printf("[2] H2D on a stream: aclrtMemcpyAsync %lu MiB host -> device\n", N / MIB);
+	step(d, 2, "H2D on a stream: aclrtMemcpyAsync %lu MiB host -> device", N / MIB);
 	CHECK(d, aclrtMemcpyAsync(d->d_a, N, d->h_src, N, ACL_MEMCPY_HOST_TO_DEVICE, d->s1));
-	printf("[3] device-side step: D2D copy, then aclrtMemsetAsync of the first %d bytes to 0xab\n",
-	       SET_BYTES);
+	step(d, 3, "device-side step: D2D copy, then aclrtMemsetAsync of the first %d bytes to 0xab",
+	     SET_BYTES);
 	CHECK(d, aclrtMemcpyAsync(d->d_b, N, d->d_a, N, ACL_MEMCPY_DEVICE_TO_DEVICE, d->s1));
 	CHECK(d, aclrtMemsetAsync(d->d_b, N, 0xab, SET_BYTES, d->s1));
-	printf("[4] D2H: aclrtMemcpyAsync device -> host\n");
+	step(d, 4, "D2H: aclrtMemcpyAsync device -> host");
 	CHECK(d, aclrtMemcpyAsync(d->h_dst, N, d->d_b, N, ACL_MEMCPY_DEVICE_TO_HOST, d->s1));
-	printf("[5] synchronize the stream and verify\n");
+	step(d, 5, "synchronize the stream and verify");
 	CHECK(d, aclrtSynchronizeStream(d->s1));
 	memset(d->h_src, 0xab, SET_BYTES);
 	verify(d, d->h_dst, d->h_src, N, "H2D -> D2D -> memset -> D2H round trip");
@@ -131,7 +150,7 @@ static void step_two_streams(struct demo *d)
 	struct timespec t0;
 	int i, k;
 
-	printf("[6] two streams: 4 x 1 MiB H2D on each, queued together\n");
+	step(d, 6, "two streams: 4 x 1 MiB H2D on each, queued together");
 	for (i = 0; i < 2; i++) {
 		CHECK(d, aclrtCreateEvent(&start[i]));
 		CHECK(d, aclrtCreateEvent(&end[i]));
@@ -163,16 +182,11 @@ static void step_two_streams(struct demo *d)
 /* A 64 x 256-byte block out of a host matrix with 1 KiB rows. */
 static void step_2d(struct demo *d)
 {
-	__typeof__(aclrtMemcpy2d) *copy2d =
-		(__typeof__(copy2d))dlsym(RTLD_DEFAULT, "aclrtMemcpy2d");
 	size_t row;
 
-	printf("[7] 2-D copy: 64 rows x 256 bytes from a host matrix of 1 KiB rows\n");
-	if (!copy2d) {
-		printf("    skipped: this libacl does not export aclrtMemcpy2d yet\n");
-		return;
-	}
-	CHECK(d, copy2d(d->d_a, 256, d->h_src, 1024, 256, 64, ACL_MEMCPY_HOST_TO_DEVICE));
+	step(d, 7, "2-D copy: 64 rows x 256 bytes from a host matrix of 1 KiB rows");
+	CHECK(d, aclrtMemcpy2d(d->d_a, 256, d->h_src, 1024, 256, 64,
+			       ACL_MEMCPY_HOST_TO_DEVICE));
 	CHECK(d, aclrtMemcpy(d->h_dst, N, d->d_a, 64 * 256, ACL_MEMCPY_DEVICE_TO_HOST));
 	for (row = 0; row < 64; row++)
 		memcpy(d->h_src + N / 2 + row * 256, d->h_src + row * 1024, 256);
@@ -182,18 +196,12 @@ static void step_2d(struct demo *d)
 /* Eight 4 KiB H2D copies in one aclrtMemcpyBatch call. */
 static void step_batch(struct demo *d)
 {
-	__typeof__(aclrtMemcpyBatch) *batch =
-		(__typeof__(batch))dlsym(RTLD_DEFAULT, "aclrtMemcpyBatch");
 	void *dsts[8], *srcs[8];
 	size_t max[8], sizes[8], idx = 0, fail_idx = 0;
 	aclrtMemcpyBatchAttr attr;
 	int i;
 
-	printf("[8] batch copy: 8 x 4 KiB H2D in one aclrtMemcpyBatch\n");
-	if (!batch) {
-		printf("    skipped: this libacl does not export aclrtMemcpyBatch yet\n");
-		return;
-	}
+	step(d, 8, "batch copy: 8 x 4 KiB H2D in one aclrtMemcpyBatch");
 	memset(&attr, 0, sizeof(attr));
 	attr.dstLoc = (aclrtMemLocation){ (uint32_t)d->dev, ACL_MEM_LOCATION_TYPE_DEVICE };
 	attr.srcLoc = (aclrtMemLocation){ 0, ACL_MEM_LOCATION_TYPE_HOST };
@@ -203,48 +211,118 @@ static void step_batch(struct demo *d)
 		dsts[i] = (uint8_t *)d->d_a + i * 4096;
 		max[i] = sizes[i] = 4096;
 	}
-	CHECK(d, batch(dsts, max, srcs, sizes, 8, &attr, &idx, 1, &fail_idx));
+	CHECK(d, aclrtMemcpyBatch(dsts, max, srcs, sizes, 8, &attr, &idx, 1, &fail_idx));
 	CHECK(d, aclrtMemcpy(d->h_dst, N, d->d_a, 8 * 4096, ACL_MEMCPY_DEVICE_TO_HOST));
 	for (i = 0; i < 8; i++)
 		memcpy(d->h_src + N / 2 + i * 4096, srcs[i], 4096);
 	verify(d, d->h_dst, d->h_src + N / 2, 8 * 4096, "batch");
 }
 
-/* 1 MiB from this device's memory into the peer's, read back there. */
+/*
+ * Two NPUs that are peers, @a doing the copy: the demo's device and a
+ * peer of it if it has one, else the first pair found.
+ * Return: 1 with the pair, 0 when no two NPUs are peers, -1 on error.
+ */
+static int pick_peers(struct demo *d, int *a, int *b)
+{
+	uint32_t n = 0;
+	aclError e;
+	int i, j, can;
+
+	e = aclrtGetDeviceCount(&n);
+	if (e) {
+		fail(d, "aclrtGetDeviceCount", e);
+		return -1;
+	}
+	for (j = 0; j < (int)n; j++)
+		if (j != d->dev && !aclrtDeviceCanAccessPeer(&can, d->dev, j) && can) {
+			*a = d->dev;
+			*b = j;
+			return 1;
+		}
+	for (i = 0; i < (int)n; i++)
+		for (j = 0; j < (int)n; j++)
+			if (i != j && !aclrtDeviceCanAccessPeer(&can, i, j) && can) {
+				*a = i;
+				*b = j;
+				return 1;
+			}
+	return 0;
+}
+
+/* Device memory for the P2P step, on NPU @dev, left current. */
+static void *p2p_alloc(struct demo *d, int dev, size_t len)
+{
+	void *p = NULL;
+	aclError e = aclrtSetDevice(dev);
+
+	if (!e)
+		e = aclrtMalloc(&p, len, ACL_MEM_MALLOC_HUGE_FIRST_P2P);
+	if (e) {
+		fail(d, "aclrtSetDevice/aclrtMalloc for the P2P copy", e);
+		return NULL;
+	}
+	return p;
+}
+
+/* @a's engine copies from @a's memory into @b's; read back from @b. */
+static void p2p_copy(struct demo *d, int a, int b, void *pa, void *pb, size_t len)
+{
+	CHECK(d, aclrtSetDevice(a));
+	CHECK(d, aclrtMemcpy(pa, len, d->h_src, len, ACL_MEMCPY_HOST_TO_DEVICE));
+	CHECK(d, aclrtDeviceEnablePeerAccess(b, 0));
+	CHECK(d, aclrtMemcpy(pb, len, pa, len, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	CHECK(d, aclrtSetDevice(b));
+	CHECK(d, aclrtMemcpy(d->h_dst, N, pb, len, ACL_MEMCPY_DEVICE_TO_HOST));
+	verify(d, d->h_dst, d->h_src, len, "peer copy");
+	aclrtSetDevice(a);
+	aclrtDeviceDisablePeerAccess(b);
+}
+
 static void step_p2p(struct demo *d)
 {
-	__typeof__(aclrtDeviceEnablePeerAccess) *enable =
-		(__typeof__(enable))dlsym(RTLD_DEFAULT, "aclrtDeviceEnablePeerAccess");
-	void *p_buf = NULL;
-	aclError e;
+	void *pa = NULL, *pb = NULL;
+	size_t len;
+	int a, b, ret;
 
-	printf("[9] P2P copy: 1 MiB device %d -> device %d\n", d->dev, d->peer);
-	if (d->peer < 0) {
-		printf("    skipped: no second simulated NPU\n");
+	step(d, 9, "P2P copy between two peer NPUs");
+	ret = pick_peers(d, &a, &b);
+	if (ret <= 0) {
+		if (!ret)
+			printf("    skipped: no two NPUs of this machine are peers (see npu-smi info -t topo)\n");
 		return;
 	}
-	if (!enable) {
-		printf("    skipped: this libacl does not export aclrtDeviceEnablePeerAccess yet\n");
-		return;
-	}
-	CHECK(d, enable(d->peer, 0));
-	CHECK(d, aclrtSetDevice(d->peer));
-	CHECK(d, aclrtMalloc(&p_buf, MIB, ACL_MEM_MALLOC_HUGE_FIRST));
-	CHECK(d, aclrtSetDevice(d->dev));
-	e = aclrtMemcpy(p_buf, MIB, d->d_a, MIB, ACL_MEMCPY_DEVICE_TO_DEVICE);
-	if (e) {
-		printf("    skipped: the peer copy returned %d: %s\n", (int)e, aclGetRecentErrMsg());
-	} else {
-		CHECK(d, aclrtSetDevice(d->peer));
-		CHECK(d, aclrtMemcpy(d->h_dst, N, p_buf, MIB, ACL_MEMCPY_DEVICE_TO_HOST));
-		CHECK(d, aclrtMemcpy(d->h_src + N / 2, N / 2, d->d_a, MIB,
-				     ACL_MEMCPY_DEVICE_TO_HOST));
-		verify(d, d->h_dst, d->h_src + N / 2, MIB, "peer copy");
-	}
-	aclrtSetDevice(d->peer);
-	aclrtFree(p_buf);
-	aclrtResetDevice(d->peer);
+	/* edu moves about 20 KiB/s: a page is enough to show the path. */
+	len = is_backend(a, "edu") || is_backend(b, "edu") ? 4096 : MIB;
+	printf("    %zu KiB from device %d's memory to device %d's, by device %d\n",
+	       len >> 10, a, b, a);
+	pa = p2p_alloc(d, a, len);
+	if (pa)
+		pb = p2p_alloc(d, b, len);
+	if (pb)
+		p2p_copy(d, a, b, pa, pb, len);
+	if (pb && !aclrtSetDevice(b))
+		aclrtFree(pb);
+	if (pa && !aclrtSetDevice(a))
+		aclrtFree(pa);
+	if (a != d->dev)
+		aclrtResetDevice(a);
+	if (b != d->dev)
+		aclrtResetDevice(b);
 	aclrtSetDevice(d->dev);
+}
+
+/* "1, 7" for the failed steps' bits. */
+static void print_steps(unsigned int mask)
+{
+	const char *sep = "";
+	int n;
+
+	for (n = 0; n < 32; n++)
+		if (mask & (1U << n)) {
+			printf("%s%d", sep, n);
+			sep = ", ";
+		}
 }
 
 static void cleanup(struct demo *d)
@@ -271,14 +349,14 @@ int main(void)
 	aclError e;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	d.dev = pick_devices(&d.peer);
-	printf("npu-demo: libacl on device %d%s\n", d.dev,
-	       d.peer >= 0 ? "" : " (no peer for P2P)");
+	d.dev = pick_device();
+	printf("npu-demo: libacl on device %d\n", d.dev);
 	e = aclInit(NULL);
 	if (!e)
 		e = aclrtSetDevice(d.dev);
 	if (e) {
 		fail(&d, "aclInit/aclrtSetDevice", e);
+		printf("npu-demo: FAILED before step 1\n");
 		return 1;
 	}
 	step_seed_flow(&d);
@@ -289,6 +367,12 @@ int main(void)
 		step_p2p(&d);
 	}
 	cleanup(&d);
-	printf("npu-demo: %s\n", d.failed ? "FAILED" : "all steps that ran verified their data");
-	return d.failed;
+	if (!d.failed) {
+		printf("npu-demo: every step verified its data\n");
+		return 0;
+	}
+	printf("npu-demo: FAILED in step ");
+	print_steps(d.failed);
+	printf("%s\n", d.failed & 0x3e ? " (later steps not run)" : "");
+	return 1;
 }

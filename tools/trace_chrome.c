@@ -56,7 +56,9 @@ static void slice_args(struct tj *j, const struct tr_slice *s)
 	snprintf(flags, sizeof(flags), "0x%x", s->flags);
 	tj_object(j, "args");
 	tj_uint(j, "size", s->bytes);
-	tj_str(j, "direction", tr_direction(s->flags));
+	tj_str(j, "direction", tr_direction(s->flags, s->peer));
+	if (s->peer >= 0)
+		tj_int(j, "peer", s->peer);
 	tj_str(j, "op", tr_op_name(s->op));
 	tj_uint(j, "seq", s->seq);
 	tj_uint(j, "queue", s->queue);
@@ -74,7 +76,7 @@ static void write_slice(struct tj *j, const struct tr_model *m,
 	char name[64];
 
 	snprintf(name, sizeof(name), "%s %llu B", s->op == NPU_DMA_OP_FILL ? "fill" :
-		 tr_direction(s->flags), (unsigned long long)s->bytes);
+		 tr_direction(s->flags, s->peer), (unsigned long long)s->bytes);
 	tj_object(j, NULL);
 	tj_str(j, "ph", "X");
 	tj_str(j, "name", name);
@@ -105,7 +107,7 @@ static void write_instant(struct tj *j, const struct tr_model *m,
 	tj_object(j, "args");
 	if (ev->kind == TR_ERROR) {
 		tj_uint(j, "size", ev->bytes);
-		tj_str(j, "direction", tr_direction(ev->flags));
+		tj_str(j, "direction", tr_direction(ev->flags, ev->peer));
 		tj_uint(j, "seq", ev->seq);
 		tj_int(j, "status", ev->status);
 	} else {

@@ -24,10 +24,12 @@ void tr_model_free(struct tr_model *m)
 	tr_model_init(m);
 }
 
-const char *tr_direction(uint32_t flags)
+const char *tr_direction(uint32_t flags, int peer)
 {
 	static const char *const dir[4] = { "D2D", "H2D", "D2H", "H2H" };
 
+	if (peer >= 0)
+		return "P2P";
 	return dir[flags & (NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_DST_HOST)];
 }
 
@@ -103,6 +105,7 @@ static int on_submit(struct tr_model *m, const struct tr_event *ev)
 	s->op = ev->op;
 	s->flags = ev->flags;
 	s->bytes = ev->bytes;
+	s->peer = ev->peer;
 	s->chan = -1;
 	s->pid = ev->pid;
 	s->submit_us = ev->ts_us;

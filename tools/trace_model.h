@@ -27,6 +27,7 @@ struct tr_slice {
 	uint32_t flags;
 	uint64_t bytes;
 	int status;
+	int peer;		/* the other NPU of a P2P job, or -1 */
 	int pid;
 	double submit_us, start_us, end_us;
 	int lane;		/* within its queue, 0..TR_MAX_LANES-1 */
@@ -85,8 +86,11 @@ void tr_track_name(const struct tr_track *t, char *buf, size_t size);
 /* "NPU 2 (sim)", or "NPU 2" when the backend is unknown. */
 void tr_npu_name(const struct tr_model *m, int npu, char *buf, size_t size);
 
-/* "H2D", "D2H", "D2D" or "H2H" from the descriptor flags. */
-const char *tr_direction(uint32_t flags);
+/*
+ * "P2P" when @peer (the other NPU, or -1) is set, else "H2D", "D2H",
+ * "D2D" or "H2H" from the descriptor flags.
+ */
+const char *tr_direction(uint32_t flags, int peer);
 /* "copy", "copy_2d", "fill", ... for an opcode. */
 const char *tr_op_name(uint32_t op);
 

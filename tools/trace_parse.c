@@ -105,6 +105,9 @@ static int parse_job(const char *f, struct tr_event *ev)
 	    get_u64(f, "bytes", &ev->bytes) || get_int(f, "chan", &ev->chan) ||
 	    get_int(f, "status", &ev->status))
 		return -EINVAL;
+	/* Added later: a recording without it has no peer copies marked. */
+	if (field(f, "peer") && get_int(f, "peer", &ev->peer))
+		return -EINVAL;
 	return 0;
 }
 
@@ -184,6 +187,7 @@ int tr_parse_line(const char *line, struct tr_event *ev)
 	memset(ev, 0, sizeof(*ev));
 	ev->kind = kind;
 	ev->chan = -1;
+	ev->peer = -1;
 	if (parse_head(line, p + 1, ev))
 		return -EINVAL;
 	p += 1 + strlen(kind_names[kind]) + 1;

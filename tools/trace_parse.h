@@ -20,7 +20,10 @@ enum tr_kind {
 	TR_NR_KINDS
 };
 
-/* One tracepoint hit. Fields a kind does not carry stay 0 (chan: -1). */
+/*
+ * One tracepoint hit. Fields a kind does not carry stay 0 (chan and
+ * peer: -1); so does peer in recordings of modules older than the field.
+ */
 struct tr_event {
 	enum tr_kind kind;
 	double ts_us;		/* trace clock, microseconds */
@@ -35,6 +38,7 @@ struct tr_event {
 	uint64_t bytes;
 	int chan;
 	int status;		/* also the irq status bits */
+	int peer;		/* NPU whose memory a P2P job uses, or -1 */
 	/* pin events */
 	uint64_t addr;
 	uint64_t len;

@@ -33,6 +33,8 @@ static const char *slice_color(const struct tr_slice *s)
 {
 	if (s->op == NPU_DMA_OP_FILL)
 		return svg_color(3);
+	if (s->peer >= 0)
+		return svg_color(4);
 	switch (s->flags & (NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_DST_HOST)) {
 	case NPU_DMA_DESC_F_SRC_HOST:
 		return svg_color(0);
@@ -97,7 +99,7 @@ static void draw_box(FILE *f, const struct layout *l, const struct tr_slice *s,
 		x, y, w, ROW_H - 4, slice_color(s),
 		s->status ? " stroke=\"red\" stroke-width=\"2\"" : "");
 	fprintf(f, "<title>");
-	svg_escape(f, tr_direction(s->flags));
+	svg_escape(f, tr_direction(s->flags, s->peer));
 	fprintf(f, " %s %s: %llu bytes, queue %u seq %llu, channel %d, "
 		"%.1f us (queued %.1f us), status %d</title></rect>\n",
 		tr_op_name(s->op), sz, (unsigned long long)s->bytes, s->queue,
@@ -105,7 +107,7 @@ static void draw_box(FILE *f, const struct layout *l, const struct tr_slice *s,
 		s->start_us - s->submit_us, s->status);
 	if (w > 70)
 		svg_text(f, x + 3, y + ROW_H - 8, "start", 10, "%s %s",
-			 s->op == NPU_DMA_OP_FILL ? "fill" : tr_direction(s->flags), sz);
+			 s->op == NPU_DMA_OP_FILL ? "fill" : tr_direction(s->flags, s->peer), sz);
 }
 
 static void draw_instant(FILE *f, const struct layout *l, const struct tr_event *ev)
@@ -176,7 +178,8 @@ static void draw_labels(FILE *f, const struct tr_model *m, const struct layout *
 static void draw_legend(FILE *f, double y)
 {
 	static const struct { unsigned int color; const char *what; } keys[] = {
-		{ 0, "H2D" }, { 1, "D2H" }, { 2, "D2D" }, { 3, "fill" }, { 7, "H2H" },
+		{ 0, "H2D" }, { 1, "D2H" }, { 2, "D2D" }, { 4, "P2P" }, { 3, "fill" },
+		{ 7, "H2H" },
 	};
 	size_t i;
 
@@ -187,7 +190,7 @@ static void draw_legend(FILE *f, double y)
 			x, y, svg_color(keys[i].color));
 		svg_text(f, x + 18, y + 10, "start", 11, "%s", keys[i].what);
 	}
-	svg_text(f, PLOT_X + 470, y + 10, "start", 11,
+	svg_text(f, PLOT_X + (double)i * 90 + 20, y + 10, "start", 11,
 		 "red outline: failed; triangles: pins (green), unpins (grey), errors (red)");
 }
 

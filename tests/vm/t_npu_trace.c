@@ -5,6 +5,8 @@
  * slices are exactly the copies issued, with their sizes and directions,
  * on DEV's process and on its queue and DMA channel tracks; the SVG is
  * well-formed; CMD's exit status comes through; -i converts a recording.
+ * A copy between two peer NPUs ("t_npu_trace p2p A B") is a P2P slice
+ * naming the peer.
  */
 #include "acl/acl.h"
 #include "t_tool.h"
@@ -45,6 +47,36 @@ static int copy_program(int dev)
 	aclrtResetDevice(dev);
 	aclFinalize();
 	free(page);
+	return 0;
+}
+
+#define P2P_LEN 40960
+
+/*
+ * The traced program of the P2P test: A's engine copies P2P_LEN bytes
+ * from A's memory into peer B's. Exit 0 when all went well.
+ */
+static int p2p_program(int a, int b)
+{
+	void *pa, *pb, *h;
+
+	if (aclInit(NULL) || aclrtSetDevice(b) ||
+	    aclrtMalloc(&pb, P2P_LEN, ACL_MEM_MALLOC_HUGE_FIRST_P2P) ||
+	    aclrtSetDevice(a) || aclrtMalloc(&pa, P2P_LEN, ACL_MEM_MALLOC_HUGE_FIRST_P2P) ||
+	    aclrtMallocHost(&h, P2P_LEN))
+		return 1;
+	memset(h, 3, P2P_LEN);
+	if (aclrtMemcpy(pa, P2P_LEN, h, P2P_LEN, ACL_MEMCPY_HOST_TO_DEVICE) ||
+	    aclrtDeviceEnablePeerAccess(b, 0) ||
+	    aclrtMemcpy(pb, P2P_LEN, pa, P2P_LEN, ACL_MEMCPY_DEVICE_TO_DEVICE))
+		return 1;
+	aclrtFree(pa);
+	aclrtFreeHost(h);
+	aclrtSetDevice(b);
+	aclrtFree(pb);
+	aclrtResetDevice(a);
+	aclrtResetDevice(b);
+	aclFinalize();
 	return 0;
 }
 
@@ -150,6 +182,50 @@ START_TEST(test_exit_status_and_usage)
 }
 END_TEST
 
+/* The first peer of NPU @a in sysfs, or -1. */
+static int peer_of(int a)
+{
+	char buf[64];
+
+	if (t_read_attr(buf, sizeof(buf), "/sys/class/npu_dma/npu_dma%d/peers", a))
+		return -1;
+	return buf[0] >= '0' && buf[0] <= '9' ? atoi(buf) : -1;
+}
+
+/* The H2D that fills A's buffer, then the peer copy on A: a P2P slice. */
+static const char check_p2p[] =
+	"import json, sys\n"
+	"a, b = int(sys.argv[2]), int(sys.argv[3])\n"
+	"ev = json.load(open(sys.argv[1]))[\"traceEvents\"]\n"
+	"xs = {(e[\"args\"][\"direction\"], e[\"args\"].get(\"peer\"), e[\"args\"][\"size\"],"
+	" e[\"pid\"], e[\"name\"]) for e in ev if e[\"ph\"] == \"X\"}\n"
+	"want = {(\"H2D\", None, %d, a + 1, \"H2D %d B\"), (\"P2P\", b, %d, a + 1, \"P2P %d B\")}\n"
+	"assert xs == want, xs\n";
+
+START_TEST(test_peer_copy_is_p2p)
+{
+	char code[sizeof(check_p2p) + 64];
+	int peer = peer_of(sim);
+	struct t_out r;
+
+	/* The default guest's two simulated NPUs are peers. */
+	ck_assert_int_ge(peer, 0);
+	t_sh(&r, TRACE " -o /tmp/t_npu_trace_p2p.json --svg /tmp/t_npu_trace_p2p.svg -- %s p2p %d %d",
+	     self, sim, peer);
+	t_expect_status(&r, 0);
+	t_out_free(&r);
+	snprintf(code, sizeof(code), check_p2p, P2P_LEN, P2P_LEN, P2P_LEN, P2P_LEN);
+	t_sh(&r, "python3 -c '%s' /tmp/t_npu_trace_p2p.json %d %d", code, sim, peer);
+	ck_assert_msg(r.status == 0, "trace check failed:\n%s", r.err);
+	t_out_free(&r);
+	t_py_check("import sys, xml.dom.minidom as m\n"
+		   "d = m.parse(sys.argv[1])\n"
+		   "t = [n.firstChild.data for n in d.getElementsByTagName(\"title\")]\n"
+		   "assert any(x.startswith(\"P2P copy 40 KiB\") for x in t), t\n",
+		   "/tmp/t_npu_trace_p2p.svg");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("t_npu_trace");
@@ -161,6 +237,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_svg_well_formed);
 	tcase_add_test(tc, test_input_converts_a_recording);
 	tcase_add_test(tc, test_exit_status_and_usage);
+	tcase_add_test(tc, test_peer_copy_is_p2p);
 	suite_add_tcase(s, tc);
 	return s;
 }
@@ -169,5 +246,7 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "copy"))
 		return copy_program(atoi(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "p2p"))
+		return p2p_program(atoi(argv[2]), atoi(argv[3]));
 	return t_run_suite(suite());
 }

@@ -40,9 +40,11 @@ START_TEST(test_tr_model_pairs_start_and_complete)
 	ck_assert_uint_eq(s->bytes, 1048576);
 	ck_assert_double_eq_tol(s->end_us - s->start_us, 1000, 0.01);
 	ck_assert_double_eq_tol(s->start_us - s->submit_us, 100, 0.01);
-	ck_assert_str_eq(tr_direction(s->flags), "H2D");
+	ck_assert_int_eq(s->peer, -1);
+	ck_assert_str_eq(tr_direction(s->flags, s->peer), "H2D");
 	ck_assert_int_eq(m.slices[1].chan, 1);
-	ck_assert_str_eq(tr_direction(m.slices[3].flags), "D2H");
+	ck_assert_str_eq(tr_direction(m.slices[3].flags, m.slices[3].peer), "D2H");
+	ck_assert_str_eq(tr_direction(0, -1), "D2D");
 	tr_model_free(&m);
 }
 END_TEST
@@ -63,7 +65,7 @@ END_TEST
 
 START_TEST(test_tr_model_overlap_in_one_queue_takes_lanes)
 {
-	struct tr_event ev = { .npu = 1, .queue = 3, .op = 1 };
+	struct tr_event ev = { .npu = 1, .queue = 3, .op = 1, .peer = -1 };
 	struct tr_model m;
 	int i;
 
@@ -175,6 +177,42 @@ START_TEST(test_tr_write_svg_well_formed)
 }
 END_TEST
 
+/* NPU 2 copies 4 KiB device to device into NPU 3's memory. */
+static const char p2p_trace_text[] =
+	"  t-7 [000] ..... 5.000010: npu_dma_submit: npu=2 queue=1 seq=1 op=1 flags=0x0 bytes=4096 chan=-1 status=0 peer=3\n"
+	"  k-8 [001] ..... 5.000020: npu_dma_start: npu=2 queue=1 seq=1 op=1 flags=0x0 bytes=4096 chan=0 status=0 peer=3\n"
+	"  k-8 [001] ..... 5.000050: npu_dma_complete: npu=2 queue=1 seq=1 op=1 flags=0x0 bytes=4096 chan=0 status=0 peer=3\n";
+
+START_TEST(test_tr_peer_copy_is_p2p)
+{
+	char *copy = strdup(p2p_trace_text), *line, *save = NULL;
+	struct tr_event ev;
+	struct fake_out o;
+	struct tr_model m;
+
+	tr_model_init(&m);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		ck_assert_int_eq(tr_parse_line(line, &ev), 1);
+		ck_assert_int_eq(tr_model_add(&m, &ev), 0);
+	}
+	free(copy);
+	ck_assert_int_eq(tr_model_finish(&m), 0);
+	ck_assert_uint_eq(m.nr_slices, 1);
+	ck_assert_int_eq(m.slices[0].peer, 3);
+	ck_assert_str_eq(tr_direction(m.slices[0].flags, m.slices[0].peer), "P2P");
+	o.text = render(&m, "p2p", tr_write_chrome);
+	fake_assert_json(o.text);
+	fake_assert_has(o.text, "\"name\":\"P2P 4096 B\"");
+	fake_assert_has(o.text, "\"direction\":\"P2P\",\"peer\":3,");
+	free(o.text);
+	o.text = render(&m, "p2p", tr_write_svg);
+	fake_assert_xml(o.text);
+	fake_assert_has(o.text, "<title>P2P copy 4 KiB: 4096 bytes");
+	free(o.text);
+	tr_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_tr_write_empty_model)
 {
 	struct fake_out o;
@@ -204,6 +242,7 @@ static Suite *suite(void)
 	tcase_add_test(model, test_tr_model_tracks_in_order);
 	tcase_add_test(out, test_tr_write_chrome_valid_with_slices);
 	tcase_add_test(out, test_tr_write_svg_well_formed);
+	tcase_add_test(out, test_tr_peer_copy_is_p2p);
 	tcase_add_test(out, test_tr_write_empty_model);
 	tcase_set_timeout(model, 120);
 	suite_add_tcase(s, model);

@@ -28,6 +28,27 @@ START_TEST(test_tr_parse_line_job_event)
 	ck_assert_uint_eq(ev.bytes, 1048576);
 	ck_assert_int_eq(ev.chan, 1);
 	ck_assert_int_eq(ev.status, 0);
+	/* Recorded by a module without the peer field. */
+	ck_assert_int_eq(ev.peer, -1);
+}
+END_TEST
+
+START_TEST(test_tr_parse_line_peer_field)
+{
+	struct tr_event ev;
+
+	ck_assert_int_eq(tr_parse_line("  k-3 [000] ..... 7.0: npu_dma_start: npu=2 queue=1 "
+				       "seq=4 op=1 flags=0x0 bytes=4096 chan=0 status=0 peer=3",
+				       &ev), 1);
+	ck_assert_int_eq(ev.peer, 3);
+	ck_assert_int_eq(ev.status, 0);
+	ck_assert_int_eq(tr_parse_line("  k-3 [000] ..... 7.0: npu_dma_submit: npu=2 queue=1 "
+				       "seq=5 op=1 flags=0x1 bytes=4096 chan=-1 status=0 peer=-1",
+				       &ev), 1);
+	ck_assert_int_eq(ev.peer, -1);
+	ck_assert_int_eq(tr_parse_line("  k-3 [000] ..... 7.0: npu_dma_submit: npu=2 queue=1 "
+				       "seq=5 op=1 flags=0x1 bytes=4096 chan=-1 status=0 peer=x",
+				       &ev), -EINVAL);
 }
 END_TEST
 
@@ -117,6 +138,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("tr_parse_line");
 
 	tcase_add_test(tc, test_tr_parse_line_job_event);
+	tcase_add_test(tc, test_tr_parse_line_peer_field);
 	tcase_add_test(tc, test_tr_parse_line_negative_chan_and_status);
 	tcase_add_test(tc, test_tr_parse_line_pin_and_irq);
 	tcase_add_test(tc, test_tr_parse_line_ignores_other_lines);
