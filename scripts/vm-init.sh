@@ -85,6 +85,21 @@ export NPU_DMA_MODULE_ARGS="$MODULE_ARGS"
 # Variables given with npu-vm -e, as export lines.
 . /run.env
 
+# A run about to hit its time limit leaves the guest's state in the
+# kernel log: blocked tasks, what every CPU is running, then every task,
+# so a hang can be told from a slow run (build/npu-vm-kernel.log).
+if [ "$MODE" = run ] && [ "${TIMEOUT:-0}" -ge 60 ]; then
+	(
+		sleep $((TIMEOUT - 30))
+		echo "npu-vm: 30 s before the time limit: task dump" >/dev/kmsg
+		echo 1 >/proc/sys/kernel/sysrq
+		for k in w l t; do
+			echo $k >/proc/sysrq-trigger
+		done
+	) &
+	watchdog=$!
+fi
+
 stty -F /dev/ttyS0 -onlcr 2>/dev/null
 if [ "$MODE" = shell ]; then
 	stty -F /dev/ttyS0 onlcr 2>/dev/null
@@ -100,6 +115,7 @@ else
 	rc=$?
 fi
 
+[ -n "${watchdog:-}" ] && kill "$watchdog" 2>/dev/null
 ctl "RC $rc"
 sync
 poweroff -f

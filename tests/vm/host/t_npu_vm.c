@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pty.h>
@@ -136,13 +137,22 @@ START_TEST(test_insmod_failure_is_reported)
 }
 END_TEST
 
+/* A limit of a minute or more also leaves a task dump in the kernel log. */
 START_TEST(test_timeout_is_reported)
 {
-	const char *args[] = { "run", "--no-build", "--timeout", "25", "--",
+	const char *args[] = { "run", "--no-build", "--timeout", "60", "--",
 			       "sleep", "1000", NULL };
+	static char text[4 << 20];
+	char log[PATH_MAX];
 
 	ck_assert_int_eq(run_npu_vm(args), 124);
-	ck_assert_ptr_nonnull(strstr(out, "npu-vm: timed out after 25 s"));
+	ck_assert_ptr_nonnull(strstr(out, "npu-vm: timed out after 60 s"));
+	/* npu_vm is TREE/tools/npu-vm; the log is TREE/build/npu-vm-kernel.log */
+	snprintf(log, sizeof(log), "%.*s/build/npu-vm-kernel.log",
+		 (int)(strrchr(npu_vm, '/') - npu_vm) - 6, npu_vm);
+	ck_assert_int_eq(t_read_file(log, text, sizeof(text)), 0);
+	ck_assert_msg(strstr(text, "task dump") && strstr(text, "Show Blocked State"),
+		      "no task dump in %s", log);
 }
 END_TEST
 
