@@ -9,7 +9,6 @@
  * destination is read back and checked against the pattern written
  * into the source.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,8 +230,6 @@ static void measure(struct bw_ctx *c, enum bw_test t, enum bw_mem mem, struct bw
  */
 static int pick_peer(int dev, int asked)
 {
-	__typeof__(aclrtDeviceCanAccessPeer) *can =
-		(__typeof__(can))dlsym(RTLD_DEFAULT, "aclrtDeviceCanAccessPeer");
 	uint32_t count = 0, d;
 	int32_t ok;
 
@@ -240,8 +237,8 @@ static int pick_peer(int dev, int asked)
 		return asked;
 	if (aclrtGetDeviceCount(&count) || count < 2)
 		return -1;
-	for (d = 0; can && d < count; d++)
-		if ((int)d != dev && !can(&ok, dev, (int32_t)d) && ok)
+	for (d = 0; d < count; d++)
+		if ((int)d != dev && !aclrtDeviceCanAccessPeer(&ok, dev, (int32_t)d) && ok)
 			return (int)d;
 	return (int)((uint32_t)(dev + 1) % count);
 }
@@ -249,8 +246,6 @@ static int pick_peer(int dev, int asked)
 /* Peer access and the peer's buffer; on failure c->p2p_na says why. */
 static void p2p_setup(struct bw_ctx *c)
 {
-	__typeof__(aclrtDeviceEnablePeerAccess) *enable =
-		(__typeof__(enable))dlsym(RTLD_DEFAULT, "aclrtDeviceEnablePeerAccess");
 	int dev = c->rep->device, peer = c->rep->peer;
 	aclError e;
 
@@ -259,7 +254,8 @@ static void p2p_setup(struct bw_ctx *c)
 			 "the peer is the device itself");
 		return;
 	}
-	if (enable && (e = enable(peer, 0)) != ACL_SUCCESS) {
+	e = aclrtDeviceEnablePeerAccess(peer, 0);
+	if (e != ACL_SUCCESS) {
 		acl_note(c->p2p_na, sizeof(c->p2p_na), "aclrtDeviceEnablePeerAccess", e);
 		return;
 	}
