@@ -512,7 +512,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn,
 	if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "blockType=%d is invalid",
 			       (int)blockType);
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_work(stream, &ret);
 	if (!s)
 		return ret;
 	sub = acl_sub_of(s);
@@ -536,7 +536,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream,
 	ACL_ENTER();
 	if (!fn)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "fn is NULL");
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_work(stream, &ret);
 	if (!s)
 		return ret;
 	t.fn = fn;

@@ -33,7 +33,7 @@ struct acl_graph {
 	struct acl_stream *stream;	/* capturing on it; NULL once ended */
 	aclmdlRICaptureMode mode;
 	pthread_t owner;		/* thread that began the capture */
-	bool invalid;			/* an error broke the capture */
+	bool invalid;			/* an error broke the capture (atomic) */
 	bool callbacks;			/* has aclrtLaunchCallback tasks */
 	struct npu_dma_desc *d;
 	size_t n, cap;
@@ -96,6 +96,17 @@ static void acl_graph_free(struct acl_graph *g)
 	free(g);
 }
 
+/* An error broke @g's capture: its End will report it (any thread). */
+static void acl_graph_invalidate(struct acl_graph *g)
+{
+	__atomic_store_n(&g->invalid, true, __ATOMIC_RELEASE);
+}
+
+static bool acl_graph_invalid(const struct acl_graph *g)
+{
+	return __atomic_load_n(&g->invalid, __ATOMIC_ACQUIRE);
+}
+
 static int acl_grow(void **p, size_t *cap, size_t need, size_t size)
 {
 	size_t ncap = *cap ? *cap : 16;
@@ -139,7 +150,7 @@ int acl_capture_append(struct acl_graph *g, const struct npu_dma_desc *d,
 	size_t i, base = g->n;
 	int err;
 
-	if (g->invalid)
+	if (acl_graph_invalid(g))
 		return 0;	/* dropped: aclmdlRICaptureEnd reports it */
 	err = acl_grow((void **)&g->d, &g->cap, g->n + n, sizeof(*d));
 	if (!err)
@@ -148,7 +159,7 @@ int acl_capture_append(struct acl_graph *g, const struct npu_dma_desc *d,
 	for (i = 0; !err && i < nrefs; i++)
 		err = acl_capture_add_ref(g, &refs[i], base);
 	if (err) {
-		g->invalid = true;
+		acl_graph_invalidate(g);
 		return err;
 	}
 	memcpy(g->d + g->n, d, n * sizeof(*d));
@@ -156,24 +167,50 @@ int acl_capture_append(struct acl_graph *g, const struct npu_dma_desc *d,
 	return 0;
 }
 
-bool acl_capture_forbids_sync(void)
+/*
+ * Does capture @g restrict a thread whose own mode is @tm? Its owner, if
+ * @g is not RELAXED; every other thread that keeps the GLOBAL mode, if
+ * @g is GLOBAL. A RELAXED thread (the caller checks) is never restricted.
+ */
+static bool acl_cap_restricts(const struct acl_graph *g,
+			      aclmdlRICaptureMode tm, pthread_t self)
+{
+	if (g->mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return false;
+	return pthread_equal(g->owner, self) ||
+	       (tm == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
+		g->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+}
+
+/*
+ * Is the calling thread restricted by an active capture? With
+ * @invalidate, every capture that restricts it is invalidated.
+ */
+static bool acl_cap_restricted(bool invalidate)
 {
 	aclmdlRICaptureMode tm = acl_cap_mode;
 	pthread_t self = pthread_self();
 	struct acl_graph *g;
-	bool no = false;
+	bool hit = false;
 
 	if (!__atomic_load_n(&acl_cap_count, __ATOMIC_ACQUIRE) ||
 	    tm == ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
 		return false;
 	pthread_mutex_lock(&acl_cap_lock);
-	for (g = acl_cap_active; g && !no; g = g->next)
-		no = (g->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED &&
-		      pthread_equal(g->owner, self)) ||
-		     (tm == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL &&
-		      g->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+	for (g = acl_cap_active; g && (invalidate || !hit); g = g->next) {
+		if (!acl_cap_restricts(g, tm, self))
+			continue;
+		hit = true;
+		if (invalidate)
+			acl_graph_invalidate(g);
+	}
 	pthread_mutex_unlock(&acl_cap_lock);
-	return no;
+	return hit;
+}
+
+bool acl_capture_forbids_sync(void)
+{
+	return acl_cap_restricted(false);
 }
 
 aclError acl_capture_reject_pageable(struct acl_stream *s)
@@ -183,15 +220,35 @@ aclError acl_capture_reject_pageable(struct acl_stream *s)
 	pthread_mutex_lock(&s->ring->lock);
 	g = s->graph;
 	if (g)
-		g->invalid = true;
+		acl_graph_invalidate(g);
 	pthread_mutex_unlock(&s->ring->lock);
-	if (!g)
+	if (g)
+		return acl_err(acl_capture_forbids_sync() ?
+			       ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC :
+			       ACL_ERROR_RT_PARAM_INVALID,
+			       "stream %d is capturing: an async copy may not "
+			       "use pageable host memory (capture invalidated)",
+			       s->id);
+	/*
+	 * Not captured, the copy would run synchronously: an unsafe call,
+	 * refused like aclrtMemcpy. It touches no capture, so none breaks.
+	 */
+	if (acl_capture_forbids_sync())
+		return acl_err(ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC,
+			       "stream %d: an async copy of pageable host memory "
+			       "runs synchronously, which an active capture's "
+			       "mode forbids on this thread", s->id);
+	return ACL_SUCCESS;
+}
+
+aclError acl_capture_check_default(struct acl_stream *s)
+{
+	if (s != s->ctx->defstream || !acl_cap_restricted(true))
 		return ACL_SUCCESS;
-	return acl_err(acl_capture_forbids_sync() ?
-		       ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC :
-		       ACL_ERROR_RT_PARAM_INVALID,
-		       "stream %d is capturing: an async copy may not use "
-		       "pageable host memory (capture invalidated)", s->id);
+	return acl_err(ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT,
+		       "stream=NULL: device %d's default stream may not take "
+		       "work while a capture is active (the capture that "
+		       "forbids it is invalidated)", s->ctx->dev->id);
 }
 
 static void acl_cap_unlist(struct acl_graph *g)
@@ -230,7 +287,7 @@ void acl_capture_drop(struct acl_stream *s)
 	if (!g)
 		return;
 	/* A handle from aclmdlRICaptureGetInfo may still name it: keep it. */
-	g->invalid = true;
+	acl_graph_invalidate(g);
 	acl_cap_unlist(g);
 }
 
@@ -307,7 +364,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream,
 				   "not capturing");
 	acl_cap_unlist(g);
 	*modelRI = NULL;
-	if (g->invalid) {
+	if (acl_graph_invalid(g)) {
 		acl_graph_free(g);
 		return acl_err(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED,
 			       "stream %d: the capture was invalidated", s->id);
@@ -335,7 +392,7 @@ aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
 		return ret;
 	pthread_mutex_lock(&s->ring->lock);
 	g = s->graph;
-	invalid = g && g->invalid;
+	invalid = g && acl_graph_invalid(g);
 	pthread_mutex_unlock(&s->ring->lock);
 	if (status)
 		*status = !g ? ACL_MODEL_RI_CAPTURE_STATUS_NONE :
@@ -389,7 +446,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI,
 	g = acl_graph_lookup(modelRI, &ret);
 	if (!g)
 		return ret;
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_work(stream, &ret);
 	if (!s)
 		return ret;
 	if (s->ctx->dev != g->dev)

@@ -195,7 +195,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 	e = acl_event_lookup(event, "event", &ret);
 	if (!e)
 		return ret;
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_work(stream, &ret);
 	if (!s)
 		return ret;
 	if (e->flags & ACL_EVENT_DEVICE_USE_ONLY)
@@ -413,7 +413,7 @@ static aclError acl_wait_event(aclrtStream stream, aclrtEvent event)
 	e = acl_event_lookup(event, "event", &ret);
 	if (!e)
 		return ret;
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_work(stream, &ret);
 	if (!s)
 		return ret;
 	if (!(e->flags & ACL_EVENT_SYNC))

@@ -271,6 +271,11 @@ struct acl_stream *acl_stream_lookup(aclrtStream handle, aclError *ret);
  * 107003; no current context 107002).
  */
 struct acl_stream *acl_stream_for_task(aclrtStream handle, aclError *ret);
+/*
+ * The stream other work (event record/wait, host tasks, replays) is
+ * queued on: acl_stream_lookup() and acl_capture_check_default().
+ */
+struct acl_stream *acl_stream_for_work(aclrtStream handle, aclError *ret);
 struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 				  uint32_t flags, aclError *ret);
 /* Destroy: waits for the queue's work (the kernel does). */
@@ -387,11 +392,17 @@ int acl_capture_append(struct acl_graph *g, const struct npu_dma_desc *d,
 		       size_t n, const struct acl_ref *refs, size_t nrefs);
 /*
  * A pageable host buffer in an async copy on @s: if @s captures, the
- * capture is invalidated and the error returned; else ACL_SUCCESS.
+ * capture is invalidated and the error returned; if the capture modes
+ * forbid this thread unsafe calls, 107041; else ACL_SUCCESS.
  */
 aclError acl_capture_reject_pageable(struct acl_stream *s);
 /* Do the capture modes forbid a synchronous copy/memset on this thread? */
 bool acl_capture_forbids_sync(void);
+/*
+ * Work for @s: if it is a default stream and an active capture restricts
+ * this thread, that capture is invalidated and 107031 returned.
+ */
+aclError acl_capture_check_default(struct acl_stream *s);
 /* End @s's capture, if any, dropping what it recorded (stream teardown). */
 void acl_capture_drop(struct acl_stream *s);
 

@@ -17,7 +17,12 @@
 
 #include "acl_internal.h"
 
-/* The driver's peer mask of a device, whether or not this process opened it. */
+/*
+ * The driver's peer mask of a device, whether or not this process opened
+ * it. Asked afresh each time (GET_INFO is cheap), not taken from the
+ * info cached at open: the driver drops an NPU that was removed from
+ * every peer set, and the answer must follow.
+ */
 static int acl_device_peer_mask(struct acl_device *dev, uint64_t *mask)
 {
 	struct npu_dma_info info = { .size = sizeof(info) };
@@ -25,15 +30,15 @@ static int acl_device_peer_mask(struct acl_device *dev, uint64_t *mask)
 	int fd, err;
 
 	if (acl_device_is_open(dev)) {
-		*mask = dev->info.peers;
-		return 0;
+		err = acl_ioctl(dev->fd, NPU_DMA_IOCTL_GET_INFO, &info);
+	} else {
+		snprintf(path, sizeof(path), "/dev/npu_dma%d", dev->phys);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		err = acl_ioctl(fd, NPU_DMA_IOCTL_GET_INFO, &info);
+		close(fd);
 	}
-	snprintf(path, sizeof(path), "/dev/npu_dma%d", dev->phys);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	err = acl_ioctl(fd, NPU_DMA_IOCTL_GET_INFO, &info);
-	close(fd);
 	if (!err)
 		*mask = info.peers;
 	return err;

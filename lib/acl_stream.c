@@ -181,9 +181,18 @@ struct acl_stream *acl_stream_lookup(aclrtStream handle, aclError *ret)
 	return s;
 }
 
-struct acl_stream *acl_stream_for_task(aclrtStream handle, aclError *ret)
+struct acl_stream *acl_stream_for_work(aclrtStream handle, aclError *ret)
 {
 	struct acl_stream *s = acl_stream_lookup(handle, ret);
+
+	if (s)
+		*ret = acl_capture_check_default(s);
+	return *ret ? NULL : s;
+}
+
+struct acl_stream *acl_stream_for_task(aclrtStream handle, aclError *ret)
+{
+	struct acl_stream *s = acl_stream_for_work(handle, ret);
 	struct acl_context *ctx;
 
 	if (!s || !handle)

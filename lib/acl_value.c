@@ -95,7 +95,7 @@ static aclError acl_value_task(void *devAddr, uint64_t value, uint32_t flag,
 
 	if (!devAddr)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "devAddr is NULL");
-	s = acl_stream_lookup(stream, &ret);
+	s = acl_stream_for_work(stream, &ret);
 	if (!s)
 		return ret;
 	if (acl_classify(devAddr, &dev) != ACL_LOC_DEVICE || dev != s->ctx->dev)

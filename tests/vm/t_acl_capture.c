@@ -3,7 +3,9 @@
  * libacl in the guest: graph capture (aclmdlRI*). A pipeline captured
  * once and replayed 1000 times on sim (20 on edu, which is slow), the
  * pageable-memory rule, capture beside live work, replay after a
- * captured buffer was freed, and the capture-time rules and codes.
+ * captured buffer was freed, the capture-time rules and codes, the
+ * capture modes across threads and the default stream, and captured
+ * pinned batches.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -379,6 +381,262 @@ START_TEST(test_capture_rules)
 }
 END_TEST
 
+/* What a second thread got for each kind of call during a capture. */
+struct t_helper {
+	aclrtContext ctx;
+	bool relaxed;			/* exchange its mode to RELAXED first */
+	aclrtStream other;		/* a live stream, not capturing */
+	uint8_t *pin, *pageable;	/* T_LEN each, sources */
+	void *d;			/* 4 * T_LEN of device memory */
+	aclError sync, memset, sync2d, async_pageable, async_pinned, deflt;
+	bool deflt_msg;			/* 107031's message names the stream */
+};
+
+static void *t_helper_run(void *p)
+{
+	aclmdlRICaptureMode m = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+	struct t_helper *h = p;
+	uint8_t *d = h->d;
+	const char *msg;
+
+	if (aclrtSetCurrentContext(h->ctx))
+		return NULL;
+	if (h->relaxed && aclmdlRICaptureThreadExchangeMode(&m))
+		return NULL;
+	h->sync = aclrtMemcpy(d, T_LEN, h->pin, T_LEN,
+			      ACL_MEMCPY_HOST_TO_DEVICE);
+	h->memset = aclrtMemset(d + T_LEN, T_LEN, 0x3c, T_LEN);
+	h->sync2d = aclrtMemcpy2d(d + T_LEN, 64, h->pin, 64, 64, 4,
+				  ACL_MEMCPY_HOST_TO_DEVICE);
+	h->async_pageable = aclrtMemcpyAsync(d + 2 * T_LEN, T_LEN, h->pageable,
+					     T_LEN, ACL_MEMCPY_HOST_TO_DEVICE,
+					     h->other);
+	h->async_pinned = aclrtMemcpyAsync(d + 2 * T_LEN, T_LEN, h->pin, T_LEN,
+					   ACL_MEMCPY_HOST_TO_DEVICE, h->other);
+	h->deflt = aclrtMemcpyAsync(d + 3 * T_LEN, T_LEN, h->pin, T_LEN,
+				    ACL_MEMCPY_HOST_TO_DEVICE, NULL);
+	msg = h->deflt ? aclGetRecentErrMsg() : NULL;
+	h->deflt_msg = msg && strstr(msg, "default stream");
+	aclrtSynchronizeStream(h->other);
+	aclrtSynchronizeStream(NULL);
+	return NULL;
+}
+
+/* Run the calls of struct t_helper on a second thread and wait for it. */
+static void t_helper_go(struct t_helper *h)
+{
+	pthread_t th;
+
+	h->sync = h->memset = h->sync2d = -1;
+	h->async_pageable = h->async_pinned = h->deflt = -1;
+	ck_assert_int_eq(pthread_create(&th, NULL, t_helper_run, h), 0);
+	pthread_join(th, NULL);
+}
+
+static void t_capture_status(aclrtStream s, aclmdlRICaptureStatus want)
+{
+	aclmdlRICaptureStatus st;
+
+	T_ACL_OK(aclmdlRICaptureGetInfo(s, &st, NULL));
+	ck_assert_int_eq(st, want);
+}
+
+/*
+ * The capture modes seen from a second thread and from the capturing one
+ * (on a second stream and on the default stream). Loop index: 0 GLOBAL,
+ * 1 GLOBAL with the helper opted out (RELAXED), 2 THREAD_LOCAL, 3 RELAXED.
+ */
+START_TEST(test_capture_modes_threads)
+{
+	static const aclmdlRICaptureMode modes[] = {
+		ACL_MODEL_RI_CAPTURE_MODE_GLOBAL,
+		ACL_MODEL_RI_CAPTURE_MODE_GLOBAL,
+		ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
+		ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
+	};
+	aclmdlRICaptureMode mode = modes[_i];
+	bool helper_blocked = _i == 0;
+	bool self_blocked = mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+	struct t_helper h = { .relaxed = _i == 1 };
+	uint8_t *back, *dd;
+	aclrtStream s;
+	aclmdlRI ri;
+	void *dcap;
+	int dev, k;
+
+	if (!t_acl_use_backend(1, &dev))
+		return;
+	T_ACL_OK(aclrtGetCurrentContext(&h.ctx));
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_OK(aclrtCreateStream(&h.other));
+	T_ACL_OK(aclrtMallocHost((void **)&h.pin, T_LEN));
+	T_ACL_OK(aclrtMallocHost((void **)&back, T_LEN));
+	h.pageable = malloc(T_LEN);
+	ck_assert_ptr_nonnull(h.pageable);
+	T_ACL_OK(aclrtMalloc(&h.d, 4 * T_LEN, ACL_MEM_MALLOC_HUGE_FIRST));
+	T_ACL_OK(aclrtMalloc(&dcap, T_LEN, ACL_MEM_MALLOC_HUGE_FIRST));
+	dd = h.d;
+	t_pattern(h.pin, T_LEN, 40 + _i);
+	t_pattern(h.pageable, T_LEN, 50 + _i);
+	T_ACL_OK(aclrtMemset(h.d, 4 * T_LEN, 0, 4 * T_LEN));
+	T_ACL_OK(aclrtMemset(dcap, T_LEN, 0, T_LEN));
+
+	T_ACL_OK(aclmdlRICaptureBegin(s, mode));
+	T_ACL_OK(aclrtMemsetAsync(dcap, T_LEN, 0x77, T_LEN, s));
+	t_helper_go(&h);
+	if (helper_blocked) {
+		ck_assert_int_eq(h.sync, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+		ck_assert_int_eq(h.memset, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+		ck_assert_int_eq(h.sync2d, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+		ck_assert_int_eq(h.async_pageable,
+				 ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+		ck_assert_int_eq(h.deflt, ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT);
+		ck_assert(h.deflt_msg);
+		/* The default stream broke the capture; the rest did not. */
+		t_capture_status(s, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+	} else {
+		ck_assert_int_eq(h.sync, ACL_SUCCESS);
+		ck_assert_int_eq(h.memset, ACL_SUCCESS);
+		ck_assert_int_eq(h.sync2d, ACL_SUCCESS);
+		ck_assert_int_eq(h.async_pageable, ACL_SUCCESS);
+		ck_assert_int_eq(h.deflt, ACL_SUCCESS);
+		t_capture_status(s, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+	}
+	/* A pinned async copy on a live stream is safe in every mode. */
+	ck_assert_int_eq(h.async_pinned, ACL_SUCCESS);
+
+	/* The capturing thread itself, on a second stream and on NULL. */
+	if (!helper_blocked && self_blocked) {
+		T_ACL_EQ(aclrtMemcpyAsync(dd, T_LEN, h.pageable, T_LEN,
+					  ACL_MEMCPY_HOST_TO_DEVICE, h.other),
+			 ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC);
+		t_acl_msg_has("pageable");
+		t_capture_status(s, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+		T_ACL_EQ(aclrtMemsetAsync(dd, T_LEN, 1, T_LEN, NULL),
+			 ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT);
+		t_acl_msg_has("default stream");
+		t_capture_status(s, ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED);
+	} else if (!self_blocked) {
+		T_ACL_OK(aclrtMemcpyAsync(dd, T_LEN, h.pageable, T_LEN,
+					  ACL_MEMCPY_HOST_TO_DEVICE, h.other));
+		T_ACL_OK(aclrtMemsetAsync(dd + T_LEN, T_LEN, 1, T_LEN, NULL));
+		t_capture_status(s, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+	}
+	if (self_blocked) {
+		T_ACL_EQ(aclmdlRICaptureEnd(s, &ri),
+			 ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED);
+		goto out;
+	}
+	/* RELAXED: the capture survived everything and replays. */
+	T_ACL_OK(aclmdlRICaptureEnd(s, &ri));
+	T_ACL_OK(aclrtSynchronizeStream(NULL));
+	T_ACL_OK(aclrtMemcpy(back, T_LEN, dd, T_LEN, ACL_MEMCPY_DEVICE_TO_HOST));
+	ck_assert(!memcmp(back, h.pageable, T_LEN));
+	T_ACL_OK(aclrtMemcpy(back, T_LEN, dd + T_LEN, T_LEN,
+			     ACL_MEMCPY_DEVICE_TO_HOST));
+	for (k = 0; k < T_LEN; k++)
+		ck_assert_uint_eq(back[k], 1);
+	T_ACL_OK(aclmdlRIExecuteAsync(ri, s));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	T_ACL_OK(aclrtMemcpy(back, T_LEN, dcap, T_LEN,
+			     ACL_MEMCPY_DEVICE_TO_HOST));
+	for (k = 0; k < T_LEN; k++)
+		ck_assert_uint_eq(back[k], 0x77);
+	T_ACL_OK(aclmdlRIDestroy(ri));
+out:
+	/* What the helper was allowed to do really happened. */
+	if (!helper_blocked) {
+		T_ACL_OK(aclrtMemcpy(back, T_LEN, dd + 2 * T_LEN, T_LEN,
+				     ACL_MEMCPY_DEVICE_TO_HOST));
+		ck_assert(!memcmp(back, h.pin, T_LEN));
+		T_ACL_OK(aclrtMemcpy(back, T_LEN, dd + 3 * T_LEN, T_LEN,
+				     ACL_MEMCPY_DEVICE_TO_HOST));
+		ck_assert(!memcmp(back, h.pin, T_LEN));
+	}
+	/* After the capture every call works again, the default stream too. */
+	T_ACL_OK(aclrtMemsetAsync(dd, T_LEN, 2, T_LEN, NULL));
+	T_ACL_OK(aclrtSynchronizeStream(NULL));
+	T_ACL_OK(aclrtFree(dcap));
+	T_ACL_OK(aclrtFree(h.d));
+	free(h.pageable);
+	T_ACL_OK(aclrtFreeHost(back));
+	T_ACL_OK(aclrtFreeHost(h.pin));
+	T_ACL_OK(aclrtDestroyStream(h.other));
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+#define T_BATCH		4		/* copies per captured batch */
+
+/* Queue T_BATCH copies of T_LEN bytes, all with one (src, dst) attribute. */
+static aclError t_batch_async(void **dsts, void **srcs, aclrtMemLocationType st,
+			      aclrtMemLocationType dt, int dev, aclrtStream s)
+{
+	size_t sizes[T_BATCH], idx = 0, fail = 0, i;
+	aclrtMemcpyBatchAttr attr = { 0 };
+	aclError ret;
+
+	for (i = 0; i < T_BATCH; i++)
+		sizes[i] = T_LEN;
+	attr.srcLoc.type = st;
+	attr.srcLoc.id = st == ACL_MEM_LOCATION_TYPE_DEVICE ? (uint32_t)dev : 0;
+	attr.dstLoc.type = dt;
+	attr.dstLoc.id = dt == ACL_MEM_LOCATION_TYPE_DEVICE ? (uint32_t)dev : 0;
+	ret = aclrtMemcpyBatchAsync(dsts, sizes, srcs, sizes, T_BATCH, &attr,
+				    &idx, 1, &fail, s);
+	if (!ret)
+		ck_assert_uint_eq(fail, SIZE_MAX);
+	return ret;
+}
+
+/* Pinned batches captured (H2D scattered, then D2H back) and replayed. */
+START_TEST(test_capture_batch_pinned)
+{
+	unsigned int r, rounds = _i ? 200 : 10;
+	void *hin[T_BATCH], *hout[T_BATCH], *dev_at[T_BATCH];
+	uint8_t *in, *out, *d;
+	aclrtStream s;
+	aclmdlRI ri;
+	size_t i;
+	int dev;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_OK(aclrtMallocHost((void **)&in, T_BATCH * T_LEN));
+	T_ACL_OK(aclrtMallocHost((void **)&out, T_BATCH * T_LEN));
+	T_ACL_OK(aclrtMalloc((void **)&d, 2 * T_BATCH * T_LEN,
+			     ACL_MEM_MALLOC_HUGE_FIRST));
+	for (i = 0; i < T_BATCH; i++) {
+		hin[i] = in + i * T_LEN;
+		hout[i] = out + i * T_LEN;
+		/* Reversed and spread out, so that a mix-up shows. */
+		dev_at[i] = d + (T_BATCH - 1 - i) * 2 * T_LEN;
+	}
+	T_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	T_ACL_OK(t_batch_async(dev_at, hin, ACL_MEM_LOCATION_TYPE_HOST,
+			       ACL_MEM_LOCATION_TYPE_DEVICE, dev, s));
+	T_ACL_OK(t_batch_async(hout, dev_at, ACL_MEM_LOCATION_TYPE_DEVICE,
+			       ACL_MEM_LOCATION_TYPE_HOST, dev, s));
+	T_ACL_OK(aclmdlRICaptureEnd(s, &ri));
+	for (r = 0; r < rounds; r++) {
+		t_pattern(in, T_BATCH * T_LEN, 200 + r);
+		memset(out, 0, T_BATCH * T_LEN);
+		T_ACL_OK(aclmdlRIExecuteAsync(ri, s));
+		T_ACL_OK(aclrtSynchronizeStream(s));
+		ck_assert_msg(!memcmp(in, out, T_BATCH * T_LEN),
+			      "replay %u differs", r);
+	}
+	T_ACL_OK(aclmdlRIDestroy(ri));
+	T_ACL_OK(aclrtFree(d));
+	T_ACL_OK(aclrtFreeHost(in));
+	T_ACL_OK(aclrtFreeHost(out));
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
 static Suite *acl_capture_suite(void)
 {
 	Suite *s = suite_create("t_acl_capture");
@@ -390,6 +648,8 @@ static Suite *acl_capture_suite(void)
 	tcase_add_loop_test(tc, test_capture_beside_live_work, 0, 2);
 	tcase_add_loop_test(tc, test_replay_after_free, 0, 2);
 	tcase_add_test(tc, test_capture_rules);
+	tcase_add_loop_test(tc, test_capture_modes_threads, 0, 4);
+	tcase_add_loop_test(tc, test_capture_batch_pinned, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
