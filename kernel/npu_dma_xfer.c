@@ -13,6 +13,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/highmem.h>
 #include <linux/sched.h>
+#include <linux/sizes.h>
 
 #include "npu_dma_queue.h"
 #include "npu_dma_trace.h"
@@ -301,16 +302,19 @@ static int npu_xfer_rows(struct npu_dma_job *job, u32 first, u32 n)
 }
 
 /*
- * A tall 2-D copy is shared with the NPU's idle channels, one per other
- * CPU (more cannot copy at the same time): they claim chunks of rows, as
- * channels claim batch members. Below a thousand rows the wake-up of a
- * helper (about 0.1-0.4 ms in the developer VM) costs more than the rows
- * it would take; rows of one range copied onto itself keep their order.
- * A helper that has not started when the rows are all claimed is
- * cancelled, not waited for: its wake-up would be the job's last 0.1 ms.
+ * A tall 2-D copy, or a long 1-D copy, is shared with the NPU's idle
+ * channels, one per other CPU (more cannot copy at the same time): they
+ * claim chunks of rows or bytes, as channels claim batch members. Below
+ * a thousand rows or 4 MiB the wake-up of a helper (about 0.1-0.4 ms in
+ * the developer VM) costs more than the part it would take; a range
+ * copied onto itself keeps its order on one channel. A helper that has
+ * not started when the chunks are all claimed is cancelled, not waited
+ * for: its wake-up would be the job's last 0.1 ms.
  */
 #define NPU_XFER_SPLIT_ROWS	1024
 #define NPU_XFER_CHUNK_ROWS	256
+#define NPU_XFER_SPLIT_BYTES	SZ_4M
+#define NPU_XFER_CHUNK_BYTES	SZ_1M
 
 struct npu_xfer_split;
 
@@ -320,7 +324,7 @@ struct npu_xfer_helper {
 };
 
 /**
- * struct npu_xfer_split - a 2-D job shared among channels
+ * struct npu_xfer_split - a job shared among channels
  * @job: the job
  * @next: next chunk to claim
  * @chunks: how many
@@ -335,16 +339,39 @@ struct npu_xfer_split {
 	struct npu_xfer_helper helpers[];
 };
 
-static void npu_xfer_split_rows(struct npu_xfer_split *sp)
+/* Bytes @off .. @off + @len - 1 of a 1-D job. */
+static int npu_xfer_span(struct npu_dma_job *job, u64 off, u64 len)
 {
-	const struct npu_dma_desc *d = &sp->job->d;
-	u32 i, first;
+	struct npu_xfer_walk w;
+	int ret;
+
+	npu_xfer_walk_init(&w, job);
+	ret = npu_xfer_run(&w, job->d.src + off, job->d.dst + off, len);
+	return ret ?: npu_xfer_flush(&w);
+}
+
+/* Chunk @i of a shared job: rows of a 2-D copy, bytes of a 1-D one. */
+static int npu_xfer_chunk(struct npu_dma_job *job, u32 i)
+{
+	const struct npu_dma_desc *d = &job->d;
+	u64 off;
+
+	if (d->opcode == NPU_DMA_OP_COPY_2D)
+		return npu_xfer_rows(job, i * NPU_XFER_CHUNK_ROWS,
+				     min_t(u32, d->height - i * NPU_XFER_CHUNK_ROWS,
+					   NPU_XFER_CHUNK_ROWS));
+	off = (u64)i * NPU_XFER_CHUNK_BYTES;
+	return npu_xfer_span(job, off, min_t(u64, d->len - off,
+					     NPU_XFER_CHUNK_BYTES));
+}
+
+static void npu_xfer_split_chunks(struct npu_xfer_split *sp)
+{
+	u32 i;
 	int ret;
 
 	while ((i = atomic_inc_return(&sp->next) - 1) < sp->chunks) {
-		first = i * NPU_XFER_CHUNK_ROWS;
-		ret = npu_xfer_rows(sp->job, first,
-				    min_t(u32, d->height - first, NPU_XFER_CHUNK_ROWS));
+		ret = npu_xfer_chunk(sp->job, i);
 		if (ret)
 			cmpxchg(&sp->status, 0, ret);
 	}
@@ -361,24 +388,40 @@ static void npu_xfer_split_work(struct work_struct *work)
 	if (down_trylock(&ndev->channels))
 		return;
 	chan = npu_xfer_chan_take(ndev);
-	npu_xfer_split_rows(sp);
+	npu_xfer_split_chunks(sp);
 	npu_dma_chan_put(ndev, chan);
 }
 
-static int npu_xfer_2d(struct npu_dma_job *job)
+/* How many chunks @job is cut into when shared, 0 when it is not. */
+static u32 npu_xfer_split_count(const struct npu_dma_job *job)
+{
+	const struct npu_dma_desc *d = &job->d;
+
+	if (job->src.obj == job->dst.obj)
+		return 0;
+	if (d->opcode == NPU_DMA_OP_COPY_2D)
+		return d->height < NPU_XFER_SPLIT_ROWS ? 0 :
+			DIV_ROUND_UP(d->height, NPU_XFER_CHUNK_ROWS);
+	if (d->opcode == NPU_DMA_OP_COPY && d->len >= NPU_XFER_SPLIT_BYTES)
+		return DIV_ROUND_UP_ULL(d->len, NPU_XFER_CHUNK_BYTES);
+	return 0;
+}
+
+/* Run @job, shared with idle channels when it is long enough. */
+static int npu_xfer_shared(struct npu_dma_job *job)
 {
 	struct npu_dma_device *ndev = job->q->ctx->ndev;
-	u32 chunks = DIV_ROUND_UP(job->d.height, NPU_XFER_CHUNK_ROWS);
+	u32 chunks = npu_xfer_split_count(job);
 	u32 i, n = min3(ndev->nr_channels, chunks, num_online_cpus());
-	struct npu_xfer_split *sp;
+	struct npu_xfer_split *sp = NULL;
 	int ret;
 
-	if (job->d.height < NPU_XFER_SPLIT_ROWS || n < 2 ||
-	    job->src.obj == job->dst.obj)
-		return npu_xfer_rows(job, 0, job->d.height);
-	sp = kzalloc(struct_size(sp, helpers, n), GFP_KERNEL);
+	if (n >= 2)
+		sp = kzalloc(struct_size(sp, helpers, n), GFP_KERNEL);
 	if (!sp)
-		return npu_xfer_rows(job, 0, job->d.height);
+		return job->d.opcode == NPU_DMA_OP_COPY_2D ?
+			npu_xfer_rows(job, 0, job->d.height) :
+			npu_xfer_rows(job, 0, 1);
 	sp->job = job;
 	sp->chunks = chunks;
 	atomic_set(&sp->next, 0);
@@ -387,7 +430,7 @@ static int npu_xfer_2d(struct npu_dma_job *job)
 		INIT_WORK(&sp->helpers[i].work, npu_xfer_split_work);
 		npu_dma_work_elsewhere(&sp->helpers[i].work, i);
 	}
-	npu_xfer_split_rows(sp);
+	npu_xfer_split_chunks(sp);
 	for (i = 1; i < n; i++)
 		cancel_work_sync(&sp->helpers[i].work);
 	ret = sp->status;
@@ -498,8 +541,7 @@ int npu_dma_job_exec(struct npu_dma_job *job)
 			return ret;
 	}
 	npu_xfer_start(job);
-	ret = job->d.opcode == NPU_DMA_OP_COPY_2D ? npu_xfer_2d(job) :
-						    npu_xfer_rows(job, 0, 1);
+	ret = npu_xfer_shared(job);
 	npu_xfer_fill_free(job);
 	return ret;
 }
