@@ -4,27 +4,25 @@
  * liburing. A file is read in chunks into a ring of pinned buffers
  * (aclrtMallocHost) and each chunk is copied to device memory with
  * aclrtMemcpyAsync as soon as it is read; a buffer is read into again
- * once the event recorded after its copy has completed. Two readers
+ * once the event recorded after its copy has completed. Three readers
  * fill the same buffers:
  *
- *   read    pread(2), one chunk at a time, in the loading thread;
- *   uring   io_uring (liburing), up to -q reads in flight into the same
- *           buffers, each chunk's copy queued as its read lands.
+ *   pread   pread(2), one chunk at a time, in the loading thread;
+ *   uring   io_uring (liburing), up to -q reads in flight, each chunk's
+ *           copy queued as its read lands;
+ *   fixed   the same with the buffers registered with the ring
+ *           (IORING_OP_READ_FIXED: the kernel copies into their pages,
+ *           not through their user addresses).
  *
- * The figure is uring against read, median of -n runs taking turns, for
- * each source: a file on tmpfs (/dev/shm: the page cache, reads are
- * memcpy) and, when $BENCH_OUT names a directory (make bench sets it to
- * the 9p share build/bench), a file there (every read a request to the
- * host, as from a device). Each run's device copy is checked against
- * the file once. No target: the result decides whether libacl or a
- * loader tool should use io_uring (Documentation/performance.md).
+ * Reported: uring and fixed against pread, medians of -n runs taking
+ * turns, for each source: a file on tmpfs (/dev/shm: the page cache)
+ * and, when $BENCH_OUT names a directory (make bench sets it to the 9p
+ * share build/bench), a file there (every read a request to the host,
+ * as from a device). Each source's device copy is checked against the
+ * file. No target: the figures decide where io_uring is worth using
+ * (Documentation/performance.md).
  *
- *   bench_load [-d dev] [-s MiB] [-c KiB] [-q depth] [-n runs] [-R] [-j]
- *
- * -R: io_uring reads into the buffers registered with the ring
- * (IORING_OP_READ_FIXED) instead of by address. Measured and not the
- * default: on 9p each request then moves one 4 KiB page (the buffer is
- * a vector of pages to the file system), 0.03x of pread.
+ *   bench_load [-d dev] [-s MiB] [-c KiB] [-q depth] [-n runs] [-j]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +40,7 @@ struct loader {
 	int fd;
 	size_t size, chunk;
 	unsigned int depth, nbuf;	/* nbuf = 2 * depth buffers */
-	bool fixed;			/* READ_FIXED on registered buffers */
+	bool fixed;			/* this load: READ_FIXED */
 	void *bufs[2 * MAX_DEPTH];
 	aclrtEvent ev[2 * MAX_DEPTH];
 	bool busy[2 * MAX_DEPTH];	/* a copy out of it may be running */
@@ -151,16 +149,19 @@ static void load_uring(struct loader *l, size_t nchunks)
 }
 
 /* Seconds to load the whole file, up to the end of the synchronize. */
-static double load(struct loader *l, bool uring)
+enum reader { READ_PREAD, READ_URING, READ_FIXED, NR_READERS };
+
+static double load(struct loader *l, enum reader how)
 {
 	size_t nchunks = (l->size + l->chunk - 1) / l->chunk;
 	double t = bench_now();
 	unsigned int b;
 
-	if (uring)
-		load_uring(l, nchunks);
-	else
+	l->fixed = how == READ_FIXED;
+	if (how == READ_PREAD)
 		load_read(l, nchunks);
+	else
+		load_uring(l, nchunks);
 	BENCH_ACL(aclrtSynchronizeStream(l->s));
 	for (b = 0; b < l->nbuf; b++)
 		l->busy[b] = false;
@@ -228,7 +229,7 @@ static void setup(struct loader *l, int dev)
 		iov[b].iov_len = l->chunk;
 	}
 	ret = io_uring_queue_init(l->depth, &l->ring, 0);
-	if (!ret && l->fixed)
+	if (!ret)
 		ret = io_uring_register_buffers(&l->ring, iov, l->nbuf);
 	if (ret) {
 		fprintf(stderr, "bench_load: io_uring: %s\n", strerror(-ret));
@@ -249,61 +250,73 @@ static void teardown(struct loader *l)
 	aclrtDestroyStream(l->s);
 }
 
-/* read and uring take turns; report uring against read for @dir's file. */
+static void report(const struct loader *l, const char *what, const char *how,
+		   double ours, double ref, bool json)
+{
+	char metric[128];
+
+	snprintf(metric, sizeof(metric), "load %zu MiB from %s, %s x%u vs pread",
+		 l->size >> 20, what, how, l->depth);
+	if (json) {
+		struct bench_result r = { "bench_load", metric, "GB/s", ours, ref,
+					  ours / ref, NULL, 0 };
+
+		bench_result_json(&r);
+	} else {
+		printf("%-52s  %.3f GB/s  pread %.3f GB/s  %.2fx\n", metric, ours,
+		       ref, ours / ref);
+	}
+}
+
+/*
+ * The readers take turns, so a change of load hits them alike; each
+ * one's first load of @dir's file is checked against the file.
+ */
 static void measure(struct loader *l, const char *dir, const char *what,
 		    int runs, bool json)
 {
-	double tr[32], tu[32], mr, mu;
-	char path[512], metric[128];
-	int i;
+	double t[NR_READERS][32], gbs[NR_READERS];
+	char path[512];
+	int i, r;
 
 	snprintf(path, sizeof(path), "%s/bench_load.%d", dir, (int)getpid());
 	make_file(l, path);
 	for (i = 0; i < runs; i++) {
-		tr[i] = load(l, false);
-		tu[i] = load(l, true);
+		for (r = 0; r < NR_READERS; r++) {
+			t[r][i] = load(l, r);
+			if (!i)
+				verify(l, path);
+		}
 	}
-	verify(l, path);
 	close(l->fd);
 	unlink(path);
-	mr = l->size / bench_median(tr, runs) / 1e9;
-	mu = l->size / bench_median(tu, runs) / 1e9;
-	snprintf(metric, sizeof(metric), "load %zu MiB from %s, io_uring x%u vs pread",
-		 l->size >> 20, what, l->depth);
-	if (json) {
-		struct bench_result r = { "bench_load", metric, "GB/s", mu, mr,
-					  mu / mr, NULL, 0 };
-
-		bench_result_json(&r);
-	} else {
-		printf("%-44s  pread %.3f GB/s  io_uring %.3f GB/s  %.2fx\n",
-		       metric, mr, mu, mu / mr);
-	}
+	for (r = 0; r < NR_READERS; r++)
+		gbs[r] = l->size / bench_median(t[r], runs) / 1e9;
+	report(l, what, "io_uring", gbs[READ_URING], gbs[READ_PREAD], json);
+	report(l, what, "io_uring fixed", gbs[READ_FIXED], gbs[READ_PREAD], json);
 }
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: bench_load [-d dev] [-s MiB] [-c KiB] [-q depth 1..%d] "
-		"[-n runs 1..32] [-R] [-j]\n", MAX_DEPTH);
+		"[-n runs 1..32] [-j]\n", MAX_DEPTH);
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	struct loader l = { .size = 64 << 20, .chunk = 1 << 20, .depth = 4,
-			    .fixed = false };
+	struct loader l = { .size = 64 << 20, .chunk = 1 << 20, .depth = 4 };
 	const char *out = getenv("BENCH_OUT");
 	int opt, dev = -1, runs = 5;
 	bool json = false;
 
-	while ((opt = getopt(argc, argv, "d:s:c:q:n:Rj")) != -1) {
+	while ((opt = getopt(argc, argv, "d:s:c:q:n:j")) != -1) {
 		switch (opt) {
 		case 'd': dev = atoi(optarg); break;
 		case 's': l.size = strtoull(optarg, NULL, 0) << 20; break;
 		case 'c': l.chunk = strtoull(optarg, NULL, 0) << 10; break;
 		case 'q': l.depth = (unsigned int)atoi(optarg); break;
 		case 'n': runs = atoi(optarg); break;
-		case 'R': l.fixed = true; break;
 		case 'j': json = true; break;
 		default: usage();
 		}
