@@ -4,7 +4,10 @@
  * ordered pair of NPUs: the queue's engine reads a peer's memory and
  * writes a peer's memory, byte-exact; pairs that are not peers (edu and
  * sim) and another process's peer memory are refused; when an edu NPU is
- * unbound, copies naming its memory fail and the others keep working.
+ * unbound, copies naming its memory fail and the others keep working;
+ * when an edu NPU is pulled off the PCI bus while its peer's copies read
+ * and write its memory, the copies already submitted finish byte-exact,
+ * later ones fail with -EFAULT, nothing leaks and a rescan brings it back.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -64,6 +67,21 @@ static uint8_t *host(size_t len)
 
 static const uint16_t SRC_PAGEABLE = NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE;
 static const uint16_t DST_PAGEABLE = NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE;
+
+/* Host -> n's memory at offset @off -> host through n's engine, 2 KiB. */
+static void round_trip(struct npu *n, uint64_t off, uint32_t seed)
+{
+	uint8_t *buf = host(4096);
+	struct npu_dma_desc d;
+
+	t_pattern_fill(buf, 2048, seed);
+	d = npu_raw_copy(n->dev + off, (uintptr_t)buf, 2048, SRC_PAGEABLE);
+	ck_assert_int_eq(npu_raw_run(&n->q, &d), 0);
+	d = npu_raw_copy((uintptr_t)buf + 2048, n->dev + off, 2048, DST_PAGEABLE);
+	ck_assert_int_eq(npu_raw_run(&n->q, &d), 0);
+	ck_assert_uint_eq(t_pattern_check(buf + 2048, 2048, seed), 2048);
+	munmap(buf, 4096);
+}
 
 /*
  * Data goes host -> b, then a's queue pulls b -> a (peer read) and pushes
@@ -195,7 +213,6 @@ START_TEST(test_peer_unbound)
 	char path[128];
 	struct npu_dma_desc d;
 	struct npu na, nb;
-	uint8_t *buf = host(4096);
 	uint64_t dev;
 
 	for (i = 0; i < nr_npus; i++) {
@@ -223,13 +240,7 @@ START_TEST(test_peer_unbound)
 	ck_assert_int_eq(npu_raw_run(&na.q, &d), -EFAULT);
 	ck_assert_int_eq(npu_raw_alloc(nb.fd, 4096, 0, &dev), -ENODEV);
 	/* a itself still copies, byte-exact. */
-	t_pattern_fill(buf, 4096, 77);
-	d = npu_raw_copy(na.dev + 4096, (uintptr_t)buf, 4096, SRC_PAGEABLE);
-	ck_assert_int_eq(npu_raw_run(&na.q, &d), 0);
-	memset(buf, 0, 4096);
-	d = npu_raw_copy((uintptr_t)buf, na.dev + 4096, 4096, DST_PAGEABLE);
-	ck_assert_int_eq(npu_raw_run(&na.q, &d), 0);
-	ck_assert_uint_eq(t_pattern_check(buf, 4096, 77), 4096);
+	round_trip(&na, 4096, 77);
 	close(nb.fd);
 	munmap(nb.q.map, nb.q.map_size);
 	close(nb.q.efd);
@@ -242,10 +253,147 @@ START_TEST(test_peer_unbound)
 }
 END_TEST
 
+/* The first two edu NPUs (peers of each other) in *a and *b: 0 if none. */
+static int edu_pair(int *a, int *b)
+{
+	int i;
+
+	*a = -1;
+	*b = -1;
+	for (i = 0; i < nr_npus; i++) {
+		if (infos[i].backend != NPU_DMA_BACKEND_EDU)
+			continue;
+		if (*a < 0)
+			*a = i;
+		else if (*b < 0)
+			*b = i;
+	}
+	return *b >= 0;
+}
+
+/*
+ * Pull edu NPU b off the PCI bus while a's queue holds peer copies of
+ * b's memory: L (6 KiB, b -> a, three edu chunks of 0.2 s, most likely
+ * running) ahead of a host barrier, and behind it C1 (b -> a, a peer
+ * read) and C2 (a -> b, a peer write), certainly run after the removal.
+ * All three were validated by the doorbell before it, so each holds b's
+ * allocation and with it b's memory (Documentation/driver.rst,
+ * "Lifetimes"): they complete without error and the bytes read arrive.
+ * C3, submitted behind the barrier after the removal, and C4, run after
+ * the release, name memory of a removed NPU: -EFAULT ("Peer copies").
+ */
+START_TEST(test_peer_pci_removed_during_copies)
+{
+	int a, b, s = -1, i;
+	char pci[64], path[128];
+	uint8_t *in = host(6144), *buf = host(8192);
+	struct npu_dma_desc d[4];
+	struct npu na, nb, ns;
+	struct t_state start;
+	uint64_t seq_c2, seq_c3, bseq, dev;
+	uint32_t errs;
+
+	if (!edu_pair(&a, &b))
+		return;
+	for (i = 0; i < nr_npus && s < 0; i++)
+		if (infos[i].backend != NPU_DMA_BACKEND_EDU)
+			s = i;
+	pci_address(b, pci, sizeof(pci));
+	t_state_get(&start, nr_npus);
+	npu_open(&na, a);
+	npu_open(&nb, b);
+	t_pattern_fill(in, 6144, 600);
+	d[0] = npu_raw_copy(nb.dev, (uintptr_t)in, 6144, SRC_PAGEABLE);
+	ck_assert_int_eq(npu_raw_run(&nb.q, &d[0]), 0);
+
+	errs = na.q.ctrl->error_count;
+	d[0] = npu_raw_copy(na.dev, nb.dev, 6144, 0);			/* L */
+	d[1] = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_HOST_BARRIER };
+	d[2] = npu_raw_copy(na.dev + 16384, nb.dev + 2048, 2048, 0);	/* C1 */
+	d[3] = npu_raw_copy(nb.dev + 32768, na.dev, 2048, 0);		/* C2 */
+	seq_c2 = npu_raw_push_n(&na.q, d, 4);
+	ck_assert_int_eq(npu_raw_submit(&na.q), 4);
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", pci);
+	ck_assert_int_eq(t_write_file(path, "1"), 0);
+	printf("t_peer: npu%d removed with %llu of a's 4 descriptors done\n", b,
+	       (unsigned long long)(na.q.ctrl->completed_seq - (seq_c2 - 4)));
+	ck_assert(!t_exists("/sys/bus/pci/devices/%s", pci));
+	ck_assert(!t_exists("/dev/npu_dma%d", b));
+	ck_assert_int_eq(npu_raw_alloc(nb.fd, 4096, 0, &dev), -ENODEV);
+
+	d[0] = npu_raw_copy(na.dev + 20480, nb.dev, 2048, 0);		/* C3 */
+	seq_c3 = npu_raw_push(&na.q, &d[0]);
+	ck_assert_int_eq(npu_raw_submit(&na.q), 1);
+	bseq = npu_raw_wait_barrier(&na.q, 30000);
+	ck_assert_uint_eq(bseq, seq_c2 - 2);
+	ck_assert_int_eq(npu_raw_release(&na.q, bseq), 0);
+	ck_assert_int_eq(npu_raw_wait(&na.q, seq_c3, 30000), 0);
+	/* L, C1 and C2 clean; C3 refused. */
+	ck_assert_uint_eq(na.q.ctrl->error_count, errs + 1);
+	ck_assert_uint_eq(na.q.ctrl->last_error_seq, seq_c3);
+	ck_assert_int_eq(na.q.ctrl->last_error, -EFAULT);
+	d[0] = npu_raw_copy(nb.dev + 32768, na.dev, 2048, 0);		/* C4 */
+	ck_assert_int_eq(npu_raw_run(&na.q, &d[0]), -EFAULT);
+
+	/* What L and C1 read from b arrived, every byte. */
+	memset(buf, 0, 8192);
+	d[0] = npu_raw_copy((uintptr_t)buf, na.dev, 6144, DST_PAGEABLE);
+	ck_assert_int_eq(npu_raw_run(&na.q, &d[0]), 0);
+	ck_assert_uint_eq(t_pattern_check(buf, 6144, 600), 6144);
+	d[0] = npu_raw_copy((uintptr_t)buf, na.dev + 16384, 2048, DST_PAGEABLE);
+	ck_assert_int_eq(npu_raw_run(&na.q, &d[0]), 0);
+	ck_assert_int_eq(memcmp(buf, in + 2048, 2048), 0);
+	/* The other NPUs keep working. */
+	round_trip(&na, 40960, 601);
+	if (s >= 0) {
+		npu_open(&ns, s);
+		round_trip(&ns, 0, 602);
+		npu_close(&ns);
+	}
+	npu_close(&nb);
+
+	/*
+	 * Rescan: b is the later of the two edu cards, so joining the end
+	 * of the PCI device list keeps their order (and /dev numbers).
+	 */
+	ck_assert_int_eq(t_write_file("/sys/bus/pci/rescan", "1"), 0);
+	for (i = 0; i < 500 && !t_exists("/dev/npu_dma%d", b); i++)
+		usleep(10000);
+	pci_address(b, path, sizeof(path));
+	ck_assert_str_eq(path, pci);
+	npu_open(&nb, b);
+	round_trip(&nb, 0, 603);
+	/* Peers again: a's engine writes C1's bytes into the new b. */
+	d[0] = npu_raw_copy(nb.dev + 4096, na.dev + 16384, 2048, 0);
+	ck_assert_int_eq(npu_raw_run(&na.q, &d[0]), 0);
+	memset(buf, 0, 8192);
+	d[0] = npu_raw_copy((uintptr_t)buf, nb.dev + 4096, 2048, DST_PAGEABLE);
+	ck_assert_int_eq(npu_raw_run(&nb.q, &d[0]), 0);
+	ck_assert_int_eq(memcmp(buf, in + 2048, 2048), 0);
+	npu_close(&nb);
+	npu_close(&na);
+	munmap(in, 6144);
+	munmap(buf, 8192);
+	ck_assert(t_state_back(&start));
+}
+END_TEST
+
+/* Whatever the test did, the removed card is back for the next test. */
+static void rescan_bus(void)
+{
+	int i;
+
+	t_write_file("/sys/bus/pci/rescan", "1");
+	for (i = 0; i < 500 && !t_exists("/dev/npu_dma%d", nr_npus - 1); i++)
+		usleep(10000);
+}
+
 static Suite *peer_suite(void)
 {
 	Suite *s = suite_create("t_peer");
 	TCase *tc = tcase_create("peer");
+	TCase *tr = tcase_create("remove");
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_unchecked_fixture(tc, find_npus, NULL);
@@ -253,6 +401,11 @@ static Suite *peer_suite(void)
 	tcase_add_test(tc, test_other_process_peer_memory);
 	tcase_add_test(tc, test_peer_unbound);
 	suite_add_tcase(s, tc);
+
+	tcase_set_timeout(tr, 300);
+	tcase_add_unchecked_fixture(tr, find_npus, rescan_bus);
+	tcase_add_test(tr, test_peer_pci_removed_during_copies);
+	suite_add_tcase(s, tr);
 	return s;
 }
 
