@@ -4,10 +4,12 @@
  * sim NPUs). Every device pair: CanAccessPeer matches the driver's
  * topology; for peers, the seed's flow (check access, set device,
  * enable, copy, verify) sync and async, byte-exact; for others, enable
- * and copy fail with CANN's error. Disable then copy fails; events order
- * streams of different devices; an edu NPU unbound in use makes peer
- * copies fail cleanly while the others keep working.
+ * and copy fail with CANN's error. Disable then copy fails; an event
+ * recorded on one device orders a stream of another (peers or not); an
+ * edu NPU unbound in use makes peer copies fail cleanly while the others
+ * keep working.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -171,46 +173,119 @@ static bool peer_pair(const char *name, int *a, int *b)
 	return false;
 }
 
+/* A host function that holds its stream until the test writes to *arg. */
+static void gate_wait(void *arg)
+{
+	char c;
+
+	while (read(*(int *)arg, &c, 1) < 0 && errno == EINTR)
+		;
+}
+
+/* Loop index: 0 sim -> sim (peers), 1 edu -> sim, 2 sim -> edu. */
+static bool order_pair(int i, int *a, int *b)
+{
+	int edu = t_acl_find("edu"), sim = t_acl_find("sim");
+
+	if (i == 0)
+		return peer_pair("sim", a, b);
+	*a = i == 1 ? edu : sim;
+	*b = i == 1 ? sim : edu;
+	return edu >= 0 && sim >= 0;
+}
+
+#define OLD_SEED 4241
+#define NEW_SEED 4242
+
 /*
- * A stream of device b waits for an event recorded on device a after a
- * barrier-free but long copy; b's copy of a's result is then right.
+ * A stream of device b waits for an event recorded on device a, and only
+ * then copies what a's stream produced. a's stream is held by a blocking
+ * host function ahead of the producing copy, so the event is certainly
+ * not complete when b queues the wait (libacl skips waiting for an event
+ * already complete), and b's stream stays parked until the test lets a
+ * go. Peers (sim -> sim): a writes new bytes into its memory, b pulls
+ * them over. Not peers (edu and sim; a WAIT may name any queue of the
+ * process): a copies its memory out to host memory, b copies that in.
+ * Every byte b ends with must be new.
  */
 START_TEST(test_event_orders_devices)
 {
-	size_t len = 8 << 20;
-	uint8_t *host = malloc(len), *out = malloc(len);
+	aclrtEventRecordedStatus est;
+	aclrtStreamStatus sst;
+	uint8_t *src, *mid, *out;
 	aclrtStream sa, sb;
 	aclrtEvent ev;
-	void *pa, *pb;
-	int a, b;
+	int a, b, gate[2];
+	void *pa, *pb, *from;
+	bool peer;
+	size_t len;
 
-	if (!peer_pair("sim", &a, &b))
+	if (!order_pair(_i, &a, &b)) {
+		printf("no NPU pair for case %d: skipped\n", _i);
 		return;
+	}
+	peer = sysfs_peer(b, a);
+	ck_assert_int_eq(peer, _i == 0);
+	len = is_edu(a) || is_edu(b) ? EDU_LEN : (4 << 20) + 7;
+	T_ACL_OK(aclrtMallocHost((void **)&src, len));
+	T_ACL_OK(aclrtMallocHost((void **)&mid, len));
+	T_ACL_OK(aclrtMallocHost((void **)&out, len));
 	pa = dev_alloc(a, len);
 	pb = dev_alloc(b, len);
-	T_ACL_OK(aclrtDeviceEnablePeerAccess(a, 0));	/* b may read a */
+	if (peer)
+		T_ACL_OK(aclrtDeviceEnablePeerAccess(a, 0));	/* b may read a */
 	T_ACL_OK(aclrtCreateStream(&sb));
+	T_ACL_OK(aclrtMemset(pb, len, 0, len));
 	T_ACL_OK(aclrtSetDevice(a));
 	T_ACL_OK(aclrtCreateStream(&sa));
 	T_ACL_OK(aclrtCreateEvent(&ev));
-	t_pattern_fill(host, len, 4242);
-	T_ACL_OK(aclrtMemcpy(pa, len, host, len, ACL_MEMCPY_HOST_TO_DEVICE));
-	/* a: fill then record; b: wait, then pull a's memory. */
-	T_ACL_OK(aclrtMemsetAsync(pa, len, 0x77, len, sa));
+	/* Old bytes wherever b could read too early; a's stream makes new. */
+	t_pattern_fill(src, len, peer ? OLD_SEED : NEW_SEED);
+	T_ACL_OK(aclrtMemcpy(pa, len, src, len, ACL_MEMCPY_HOST_TO_DEVICE));
+	t_pattern_fill(peer ? src : mid, len, peer ? NEW_SEED : OLD_SEED);
+	from = peer ? pa : (void *)mid;
+
+	ck_assert_int_eq(pipe(gate), 0);
+	T_ACL_OK(aclrtLaunchHostFunc(sa, gate_wait, &gate[0]));
+	if (peer)
+		T_ACL_OK(aclrtMemcpyAsync(pa, len, src, len, ACL_MEMCPY_HOST_TO_DEVICE, sa));
+	else
+		T_ACL_OK(aclrtMemcpyAsync(mid, len, pa, len, ACL_MEMCPY_DEVICE_TO_HOST, sa));
 	T_ACL_OK(aclrtRecordEvent(ev, sa));
+	T_ACL_OK(aclrtQueryEventStatus(ev, &est));
+	ck_assert_int_eq(est, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+
 	T_ACL_OK(aclrtSetDevice(b));
 	T_ACL_OK(aclrtStreamWaitEvent(sb, ev));
-	T_ACL_OK(aclrtMemcpyAsync(pb, len, pa, len, ACL_MEMCPY_DEVICE_TO_DEVICE, sb));
+	T_ACL_OK(aclrtMemcpyAsync(pb, len, from, len,
+				  peer ? ACL_MEMCPY_DEVICE_TO_DEVICE : ACL_MEMCPY_HOST_TO_DEVICE,
+				  sb));
+	/* Time enough for b's copy, had it not waited. */
+	usleep(200 * 1000);
+	T_ACL_OK(aclrtStreamQuery(sb, &sst));
+	ck_assert_int_eq(sst, ACL_STREAM_STATUS_NOT_READY);
+	T_ACL_OK(aclrtQueryEventStatus(ev, &est));
+	ck_assert_int_eq(est, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+
+	ck_assert_int_eq(write(gate[1], "g", 1), 1);
 	T_ACL_OK(aclrtSynchronizeStream(sb));
 	T_ACL_OK(aclrtMemcpy(out, len, pb, len, ACL_MEMCPY_DEVICE_TO_HOST));
-	ck_assert_uint_eq(out[0], 0x77);
-	ck_assert_uint_eq(out[len - 1], 0x77);
+	ck_assert_msg(t_pattern_check(out, len, NEW_SEED) == len,
+		      "npu%d -> npu%d: old or no byte at %zu", a, b,
+		      t_pattern_check(out, len, NEW_SEED));
+
 	T_ACL_OK(aclrtDestroyStream(sb));
+	T_ACL_OK(aclrtFree(pb));
 	T_ACL_OK(aclrtSetDevice(a));
+	T_ACL_OK(aclrtSynchronizeStream(sa));
 	T_ACL_OK(aclrtDestroyEvent(ev));
 	T_ACL_OK(aclrtDestroyStream(sa));
-	free(host);
-	free(out);
+	T_ACL_OK(aclrtFree(pa));
+	T_ACL_OK(aclrtFreeHost(src));
+	T_ACL_OK(aclrtFreeHost(mid));
+	T_ACL_OK(aclrtFreeHost(out));
+	close(gate[0]);
+	close(gate[1]);
 }
 END_TEST
 
@@ -282,7 +357,7 @@ static Suite *peer_suite(void)
 	tcase_add_checked_fixture(tc, init, fini);
 	tcase_add_loop_test(tc, test_pair, 0, 16);
 	tcase_add_test(tc, test_argument_errors);
-	tcase_add_test(tc, test_event_orders_devices);
+	tcase_add_loop_test(tc, test_event_orders_devices, 0, 3);
 	tcase_add_test(tc, test_peer_removed);
 	suite_add_tcase(s, tc);
 	return s;
