@@ -10,6 +10,7 @@
  * keep working.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -173,12 +174,16 @@ static bool peer_pair(const char *name, int *a, int *b)
 	return false;
 }
 
-/* A host function that holds its stream until the test writes to *arg. */
+/*
+ * A host function that holds its stream until the test writes to the
+ * pipe *arg, or 20 s passed: should the test fail meanwhile, destroying
+ * the stream (which joins its runner thread) still returns.
+ */
 static void gate_wait(void *arg)
 {
-	char c;
+	struct pollfd p = { .fd = *(int *)arg, .events = POLLIN };
 
-	while (read(*(int *)arg, &c, 1) < 0 && errno == EINTR)
+	while (poll(&p, 1, 20000) < 0 && errno == EINTR)
 		;
 }
 
