@@ -21,6 +21,7 @@
 #include <linux/genalloc.h>
 #include <linux/highmem.h>
 #include <linux/log2.h>
+#include <linux/rwsem.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -41,6 +42,9 @@
  * @nr_pages: pages of device memory
  * @base: device address of the first page
  * @dev: the engine's bus device (referenced): @eager was allocated for it
+ * @gone_lock: read-held by a peer NPU's job while it uses @eager; written
+ *	when the NPU goes away
+ * @gone: !lazy: the NPU went away and @eager was freed with it
  * @ref: held by the NPU until npu_dma_devmem_fini() and by each allocation
  */
 struct npu_dma_devmem {
@@ -52,6 +56,8 @@ struct npu_dma_devmem {
 	unsigned long nr_pages;
 	u64 base;
 	struct device *dev;
+	struct rw_semaphore gone_lock;
+	bool gone;
 	struct kref ref;
 };
 
@@ -76,6 +82,8 @@ static void npu_devmem_free_eager(struct npu_dma_devmem *mem)
 			       DMA_BIDIRECTIONAL);
 	kvfree(mem->eager);
 	kvfree(mem->dma);
+	mem->eager = NULL;
+	mem->dma = NULL;
 }
 
 /* Pages the engine can reach with its DMA mask, mapped for it. */
@@ -151,6 +159,7 @@ int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy)
 	if (ret)
 		goto err_pool;
 	mem->dev = get_device(ndev->parent);
+	init_rwsem(&mem->gone_lock);
 	if (!lazy) {
 		ret = npu_devmem_alloc_eager(ndev, mem);
 		if (ret) {
@@ -181,7 +190,7 @@ static void npu_devmem_release(struct kref *ref)
 		xa_for_each(&mem->pages, idx, page)
 			__free_page(page);
 		xa_destroy(&mem->pages);
-	} else {
+	} else if (!mem->gone) {
 		npu_devmem_free_eager(mem);
 	}
 	gen_pool_destroy(mem->pool);
@@ -193,8 +202,12 @@ static void npu_devmem_release(struct kref *ref)
  * npu_dma_devmem_fini() - detach the device memory from its NPU
  * @ndev: the NPU; its own contexts' allocations are released
  *
- * The memory is freed once the last allocation still used by a copy on
- * a peer NPU is released too.
+ * Memory reserved for the NPU's bus device (edu) goes with it: a driver
+ * may hold no DMA allocation of a device past its removal (the DMA-API
+ * debug code reports it), and on a board the memory is on the board.
+ * Waits for the peer NPUs' jobs that are using it; those that start
+ * later fail (npu_dma_peer_hold()). The bookkeeping is freed once the
+ * last allocation a peer's queue still names is released.
  */
 void npu_dma_devmem_fini(struct npu_dma_device *ndev)
 {
@@ -203,7 +216,72 @@ void npu_dma_devmem_fini(struct npu_dma_device *ndev)
 	if (!mem)
 		return;
 	ndev->mem = NULL;
+	if (!mem->lazy) {
+		down_write(&mem->gone_lock);
+		mem->gone = true;
+		npu_devmem_free_eager(mem);
+		up_write(&mem->gone_lock);
+	}
 	kref_put(&mem->ref, npu_devmem_release);
+}
+
+static struct npu_dma_devmem *npu_side_peer_mem(const struct npu_dma_job *job,
+						const struct npu_dma_side *side)
+{
+	struct npu_dma_alloc *a;
+
+	if (side->kind != NPU_DMA_SIDE_DEV)
+		return NULL;
+	a = container_of(side->obj, struct npu_dma_alloc, range);
+	return a->ndev != job->q->ctx->ndev && !a->mem->lazy ? a->mem : NULL;
+}
+
+/* @job's sides on a peer's reserved memory, each once; NULL when none. */
+static void npu_job_peer_mems(const struct npu_dma_job *job,
+			      struct npu_dma_devmem *mems[2])
+{
+	mems[0] = npu_side_peer_mem(job, &job->src);
+	mems[1] = npu_side_peer_mem(job, &job->dst);
+	if (mems[1] == mems[0])
+		mems[1] = NULL;
+}
+
+/**
+ * npu_dma_peer_hold() - keep a peer's reserved memory while @job uses it
+ * @job: a validated job about to run
+ *
+ * Return: 0 (undo with npu_dma_peer_unhold()), or -ENODEV when a peer
+ * NPU whose memory @job names has gone away.
+ */
+int npu_dma_peer_hold(const struct npu_dma_job *job)
+{
+	struct npu_dma_devmem *mems[2];
+	int i;
+
+	npu_job_peer_mems(job, mems);
+	for (i = 0; i < 2; i++) {
+		if (!mems[i])
+			continue;
+		down_read(&mems[i]->gone_lock);
+		if (!mems[i]->gone)
+			continue;
+		up_read(&mems[i]->gone_lock);
+		if (i && mems[0])
+			up_read(&mems[0]->gone_lock);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+void npu_dma_peer_unhold(const struct npu_dma_job *job)
+{
+	struct npu_dma_devmem *mems[2];
+	int i;
+
+	npu_job_peer_mems(job, mems);
+	for (i = 1; i >= 0; i--)
+		if (mems[i])
+			up_read(&mems[i]->gone_lock);
 }
 
 u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev)
@@ -270,6 +348,12 @@ static void npu_devmem_release_pages(struct npu_dma_devmem *mem, u64 start,
 	unsigned long idx, last = first + (size >> PAGE_SHIFT);
 	struct page *page;
 
+	/* Reserved pages are scrubbed unless they went with their NPU. */
+	if (!mem->lazy) {
+		down_read(&mem->gone_lock);
+		if (mem->gone)
+			last = first;
+	}
 	for (idx = first; idx < last; idx++) {
 		if (mem->lazy) {
 			page = xa_erase(&mem->pages, idx);
@@ -280,6 +364,8 @@ static void npu_devmem_release_pages(struct npu_dma_devmem *mem, u64 start,
 		}
 		cond_resched();
 	}
+	if (!mem->lazy)
+		up_read(&mem->gone_lock);
 }
 
 static void npu_dma_alloc_release(struct kref *ref)

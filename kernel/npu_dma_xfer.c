@@ -535,14 +535,19 @@ int npu_dma_job_exec(struct npu_dma_job *job)
 		return 0;
 	if (job->d.opcode == NPU_DMA_OP_COPY_INDIRECT)
 		return npu_dma_indirect_exec(job);
+	ret = npu_dma_peer_hold(job);
+	if (ret)
+		return ret;
 	if (job->d.opcode == NPU_DMA_OP_FILL) {
 		ret = npu_xfer_fill_page(job);
 		if (ret)
-			return ret;
+			goto out;
 	}
 	npu_xfer_start(job);
 	ret = npu_xfer_shared(job);
 	npu_xfer_fill_free(job);
+out:
+	npu_dma_peer_unhold(job);
 	return ret;
 }
 

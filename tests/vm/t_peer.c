@@ -291,7 +291,7 @@ START_TEST(test_peer_pci_removed_during_copies)
 	struct npu na, nb, ns;
 	struct t_state start;
 	uint64_t seq_c2, seq_c3, bseq, dev;
-	uint32_t errs;
+	uint32_t errs, failed;
 
 	if (!edu_pair(&a, &b))
 		return;
@@ -329,21 +329,36 @@ START_TEST(test_peer_pci_removed_during_copies)
 	ck_assert_uint_eq(bseq, seq_c2 - 2);
 	ck_assert_int_eq(npu_raw_release(&na.q, bseq), 0);
 	ck_assert_int_eq(npu_raw_wait(&na.q, seq_c3, 30000), 0);
-	/* L, C1 and C2 clean; C3 refused. */
-	ck_assert_uint_eq(na.q.ctrl->error_count, errs + 1);
+	/*
+	 * b's memory went with it: C1 and C2, held behind the barrier, fail
+	 * with -ENODEV when they run, C3 is refused (-EFAULT). L either ran
+	 * before the removal, which waits for it, or started after and
+	 * failed as C1 did; it is never cut short.
+	 */
+	failed = na.q.ctrl->error_count - errs;
+	ck_assert_msg(failed == 3 || failed == 4, "%u descriptors failed", failed);
+	printf("t_peer: the copy running at the removal %s\n",
+	       failed == 3 ? "finished" : "had not started and failed");
+	/* Retired in order: C1 (or L) first, C3 last. */
+	ck_assert_uint_eq(errs, 0);
+	ck_assert_int_eq(na.q.ctrl->error, -ENODEV);
 	ck_assert_uint_eq(na.q.ctrl->last_error_seq, seq_c3);
 	ck_assert_int_eq(na.q.ctrl->last_error, -EFAULT);
 	d[0] = npu_raw_copy(nb.dev + 32768, na.dev, 2048, 0);		/* C4 */
 	ck_assert_int_eq(npu_raw_run(&na.q, &d[0]), -EFAULT);
 
-	/* What L and C1 read from b arrived, every byte. */
+	/* What L read from b arrived, every byte, if it ran. */
 	memset(buf, 0, 8192);
 	d[0] = npu_raw_copy((uintptr_t)buf, na.dev, 6144, DST_PAGEABLE);
 	ck_assert_int_eq(npu_raw_run(&na.q, &d[0]), 0);
-	ck_assert_uint_eq(t_pattern_check(buf, 6144, 600), 6144);
+	if (failed == 3)
+		ck_assert_uint_eq(t_pattern_check(buf, 6144, 600), 6144);
+	/* C1 did not run: its destination is still zero. */
+	memset(buf, 0xa5, 8192);
+	memset(buf + 4096, 0, 2048);
 	d[0] = npu_raw_copy((uintptr_t)buf, na.dev + 16384, 2048, DST_PAGEABLE);
 	ck_assert_int_eq(npu_raw_run(&na.q, &d[0]), 0);
-	ck_assert_int_eq(memcmp(buf, in + 2048, 2048), 0);
+	ck_assert_int_eq(memcmp(buf, buf + 4096, 2048), 0);
 	/* The other NPUs keep working. */
 	round_trip(&na, 40960, 601);
 	if (s >= 0) {
@@ -364,7 +379,10 @@ START_TEST(test_peer_pci_removed_during_copies)
 	ck_assert_str_eq(path, pci);
 	npu_open(&nb, b);
 	round_trip(&nb, 0, 603);
-	/* Peers again: a's engine writes C1's bytes into the new b. */
+	/* Peers again: a's engine writes L's bytes into the new b. */
+	t_pattern_fill(in, 6144, 600);
+	d[0] = npu_raw_copy(na.dev + 16384, (uintptr_t)in + 2048, 2048, SRC_PAGEABLE);
+	ck_assert_int_eq(npu_raw_run(&na.q, &d[0]), 0);
 	d[0] = npu_raw_copy(nb.dev + 4096, na.dev + 16384, 2048, 0);
 	ck_assert_int_eq(npu_raw_run(&na.q, &d[0]), 0);
 	memset(buf, 0, 8192);
