@@ -88,10 +88,13 @@ export NPU_DMA_MODULE_ARGS="$MODULE_ARGS"
 # A run about to hit its time limit leaves the guest's state in the
 # kernel log: blocked tasks, what every CPU is running, then every task,
 # so a hang can be told from a slow run (build/npu-vm-kernel.log).
-if [ "$MODE" = run ] && [ "${TIMEOUT:-0}" -ge 60 ]; then
+# 30 s before the limit, or half the limit when that is under a minute.
+if [ "$MODE" = run ] && [ "${TIMEOUT:-0}" -ge 20 ]; then
+	lead=30
+	[ "$TIMEOUT" -lt 60 ] && lead=$((TIMEOUT / 2))
 	(
-		sleep $((TIMEOUT - 30))
-		echo "npu-vm: 30 s before the time limit: task dump" >/dev/kmsg
+		sleep $((TIMEOUT - lead))
+		echo "npu-vm: $lead s before the time limit: task dump" >/dev/kmsg
 		echo 1 >/proc/sys/kernel/sysrq
 		for k in w l t; do
 			echo $k >/proc/sysrq-trigger

@@ -214,3 +214,14 @@ size_t t_pattern_check(const void *buf, size_t len, uint32_t seed)
 			return i;
 	return len;
 }
+
+size_t t_bytes_check(const void *buf, size_t len, uint8_t value)
+{
+	const uint8_t *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != value)
+			return i;
+	return len;
+}

@@ -39,5 +39,11 @@ int t_module_loaded(const char *name);
 void t_pattern_fill(void *buf, size_t len, uint32_t seed);
 /* Return: offset of the first wrong byte, or len when all match. */
 size_t t_pattern_check(const void *buf, size_t len, uint32_t seed);
+/*
+ * Offset of the first byte that is not value, or len. One Check assert
+ * on its result, not one per byte: each assert is a write(2) to the
+ * runner (its last checkpoint), slow in the guest on megabytes.
+ */
+size_t t_bytes_check(const void *buf, size_t len, uint8_t value);
 
 #endif /* T_UTIL_H */

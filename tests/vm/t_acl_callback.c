@@ -71,11 +71,10 @@ static void t_cb_count(void *p)
 
 static void t_expect_all(const uint8_t *p, uint8_t v, const char *what)
 {
-	size_t i;
+	size_t i = t_bytes_check(p, T_LEN, v);
 
-	for (i = 0; i < T_LEN; i++)
-		ck_assert_msg(p[i] == v, "%s: byte %zu is %#x, want %#x", what,
-			      i, p[i], v);
+	ck_assert_msg(i == T_LEN, "%s: byte %zu is %#x, want %#x", what, i,
+		      p[i], v);
 }
 
 struct t_bufs {

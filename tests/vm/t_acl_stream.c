@@ -14,7 +14,7 @@
 /* A size that keeps edu fast enough and gives sim real work. */
 static size_t big(int i)
 {
-	return i ? 32u << 20 : 48u << 10;
+	return i ? 32u << 20 : 12u << 10;
 }
 
 START_TEST(test_stream_lifecycle)

@@ -240,7 +240,7 @@ START_TEST(test_munmap_during_dma)
 
 	if (npu >= nr_npus)
 		return;
-	len = is_edu(npu) ? 64 << 10 : 32 << 20;
+	len = is_edu(npu) ? 16 << 10 : 32 << 20;
 	reg = anon(len);
 	pageable = anon(len);
 	t_state_get(&start, nr_npus);

@@ -339,8 +339,7 @@ START_TEST(test_batch_member_errors)
 	ck_assert(!memcmp(s.host + 128 * 1024 + 2048, s.host + 2048, 2048));
 	ck_assert(!memcmp(s.host + 160 * 1024, pg, 1024));
 	ck_assert(!memcmp(s.host + 160 * 1024 + 1024, s.host + 4096, 1024));
-	for (i = 0; i < 1024; i++)
-		ck_assert_uint_eq(s.host[160 * 1024 + 2048 + i], 0x3e);
+	ck_assert_uint_eq(t_bytes_check(s.host + 160 * 1024 + 2048, 1024, 0x3e), 1024);
 	free(pg);
 	side_close(&s);
 }

@@ -79,7 +79,7 @@ static void roundtrip(int npu, size_t len, size_t off, int pageable)
 
 START_TEST(test_roundtrip_registered_sizes)
 {
-	static const size_t edu_sizes[] = { 1, 4095, 4097, 65536 };
+	static const size_t edu_sizes[] = { 1, 4095, 4097, 16384 };
 	static const size_t sim_sizes[] = { 1, 4095, 4097, 65536, 1 << 20,
 					    (8 << 20) + 3, 64 << 20 };
 	int npu = _i;
