@@ -230,10 +230,10 @@ static struct npu_dma_devmem *npu_side_peer_mem(const struct npu_dma_job *job,
 {
 	struct npu_dma_alloc *a;
 
-	if (side->kind != NPU_DMA_SIDE_DEV)
+	if (!npu_dma_side_peer(job, side))
 		return NULL;
 	a = container_of(side->obj, struct npu_dma_alloc, range);
-	return a->ndev != job->q->ctx->ndev && !a->mem->lazy ? a->mem : NULL;
+	return a->mem->lazy ? NULL : a->mem;
 }
 
 /* @job's sides on a peer's reserved memory, each once; NULL when none. */
@@ -389,6 +389,30 @@ static void npu_dma_alloc_release(struct kref *ref)
 struct npu_dma_device *npu_dma_alloc_ndev(struct npu_dma_range *range)
 {
 	return container_of(range, struct npu_dma_alloc, range)->ndev;
+}
+
+/**
+ * npu_dma_side_peer() - the peer NPU whose memory a job side names
+ * @job: a validated job, its sides still referenced
+ * @side: @job's source or destination
+ *
+ * Only peers' allocations resolve besides the queue's own NPU's
+ * (npu_desc_resolve_peer()), so device memory of another NPU is a peer's.
+ * The trace helper npu_dma_trace_peer() does not use this: it also
+ * traces rejected descriptors, whose sides were put (npu_desc_reject()),
+ * so it reads the descriptor's addresses.
+ *
+ * Return: that NPU, or NULL for any other side.
+ */
+struct npu_dma_device *npu_dma_side_peer(const struct npu_dma_job *job,
+					 const struct npu_dma_side *side)
+{
+	struct npu_dma_device *owner;
+
+	if (side->kind != NPU_DMA_SIDE_DEV)
+		return NULL;
+	owner = npu_dma_alloc_ndev(side->obj);
+	return owner != job->q->ctx->ndev ? owner : NULL;
 }
 
 /**

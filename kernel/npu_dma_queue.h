@@ -217,6 +217,8 @@ void npu_dma_region_seg(struct npu_dma_region *r, u64 addr,
 /* npu_dma_mem.c */
 void npu_dma_alloc_put(struct npu_dma_range *range);
 struct npu_dma_device *npu_dma_alloc_ndev(struct npu_dma_range *range);
+struct npu_dma_device *npu_dma_side_peer(const struct npu_dma_job *job,
+					 const struct npu_dma_side *side);
 int npu_dma_peer_hold(const struct npu_dma_job *job);
 void npu_dma_peer_unhold(const struct npu_dma_job *job);
 

@@ -108,8 +108,7 @@ static void npu_xfer_cursor_init(struct npu_dma_job *job,
 	c->host = side->kind == NPU_DMA_SIDE_HOST ?
 		  container_of(side->obj, struct npu_dma_region, range) : NULL;
 	c->valid = false;
-	c->peer = ndev->ops->dma_mapped && side->kind == NPU_DMA_SIDE_DEV &&
-		  npu_dma_alloc_ndev(side->obj) != ndev;
+	c->peer = ndev->ops->dma_mapped && npu_dma_side_peer(job, side);
 }
 
 static int npu_xfer_map_peer(struct npu_dma_job *job, struct npu_xfer_cursor *c,
