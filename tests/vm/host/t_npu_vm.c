@@ -31,9 +31,9 @@ static char out[1 << 16];
  * Run npu-vm with argv, stdout and stderr both captured in out[].
  * Return: its exit status.
  */
-static int run_npu_vm(const char *const *args)
+static int run_vm_at(const char *prog, const char *const *args)
 {
-	const char *argv[32] = { npu_vm };
+	const char *argv[32] = { prog };
 	posix_spawn_file_actions_t fa;
 	char log[256];
 	pid_t pid;
@@ -45,13 +45,18 @@ static int run_npu_vm(const char *const *args)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	ck_assert_int_eq(posix_spawn(&pid, npu_vm, &fa, NULL, (char **)argv, environ), 0);
+	ck_assert_int_eq(posix_spawn(&pid, prog, &fa, NULL, (char **)argv, environ), 0);
 	posix_spawn_file_actions_destroy(&fa);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(t_read_file(log, out, sizeof(out)), 0);
 	printf("%s\n", out);
 	return WEXITSTATUS(status);
+}
+
+static int run_npu_vm(const char *const *args)
+{
+	return run_vm_at(npu_vm, args);
 }
 
 static void setup(void)
@@ -159,6 +164,33 @@ START_TEST(test_timeout_is_reported)
 }
 END_TEST
 
+/*
+ * kernel/ also holds what make modules_install built for the host's
+ * kernel: with --no-build, a module for another kernel is refused before
+ * the guest boots. A copy of npu-vm in a tree of its own, whose module
+ * is an object file with only a .modinfo section.
+ */
+START_TEST(test_module_for_another_kernel_is_refused)
+{
+	const char *args[] = { "run", "--no-build", "--", "true", NULL };
+	char tree[PATH_MAX], prog[PATH_MAX + 16];
+
+	snprintf(tree, sizeof(tree), "%s/tree", tmpdir);
+	setenv("T_TREE", tree, 1);
+	setenv("T_NPU_VM", npu_vm, 1);
+	ck_assert_int_eq(system("set -e; cd \"$T_TREE/..\"; mkdir -p tree/tools tree/kernel\n"
+				"cp \"$T_NPU_VM\" tree/tools/\n"
+				"ln -s \"$(dirname \"$T_NPU_VM\")/../scripts\" tree/scripts\n"
+				"printf 'vermagic=0.0.0-other SMP mod_unload\\0' > modinfo\n"
+				"echo 'int x;' | cc -x c -c -o empty.o -\n"
+				"objcopy --add-section .modinfo=modinfo empty.o tree/kernel/npu_dma.ko"),
+			 0);
+	snprintf(prog, sizeof(prog), "%s/tools/npu-vm", tree);
+	ck_assert_int_eq(run_vm_at(prog, args), 125);
+	ck_assert_ptr_nonnull(strstr(out, "is built for kernel 0.0.0-other, the guest boots"));
+}
+END_TEST
+
 START_TEST(test_usage_errors)
 {
 	const char *no_cmd[] = { "run", "--no-build", NULL };
@@ -243,6 +275,7 @@ static Suite *npu_vm_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_usage_errors);
+	tcase_add_test(tc, test_module_for_another_kernel_is_refused);
 	tcase_add_test(tc, test_exit_status_devices_and_share);
 	tcase_add_test(tc, test_false_fails);
 	tcase_add_test(tc, test_output_is_streamed_verbatim);
