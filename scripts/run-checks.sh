@@ -67,17 +67,19 @@ summary() {
 # make check: a failing stage does not hide the results of the others.
 # $MAKE is the make that called us (its jobserver, its flags).
 run_check() {
-	local stage failed=0 results=""
+	local stage verdict t0 failed=0 results=""
 	# No summary lines left from an earlier run of a stage that now
 	# fails before its tests start.
 	rm -rf "$LOGS"
 	for stage in lint unit vmcheck; do
+		t0=$SECONDS
 		if ${MAKE:-make} --no-print-directory "$stage"; then
-			results="$results$stage: passed"$'\n'
+			verdict=passed
 		else
-			results="$results$stage: FAILED"$'\n'
+			verdict=FAILED
 			failed=1
 		fi
+		results="$results$stage: $verdict ($((SECONDS - t0)) s)"$'\n'
 	done
 	echo "==== make check stages ===="
 	printf '%s' "$results"
