@@ -236,7 +236,12 @@ static struct npu_dma_devmem *npu_side_peer_mem(const struct npu_dma_job *job,
 	return a->mem->lazy ? NULL : a->mem;
 }
 
-/* @job's sides on a peer's reserved memory, each once; NULL when none. */
+/*
+ * @job's sides on a peer's reserved memory, each once; NULL when none.
+ * Two are in address order, the order npu_dma_peer_hold() locks them
+ * in: a job copying between two peers and another job copying the
+ * other way must not each hold one while a removal waits on the other.
+ */
 static void npu_job_peer_mems(const struct npu_dma_job *job,
 			      struct npu_dma_devmem *mems[2])
 {
@@ -244,6 +249,8 @@ static void npu_job_peer_mems(const struct npu_dma_job *job,
 	mems[1] = npu_side_peer_mem(job, &job->dst);
 	if (mems[1] == mems[0])
 		mems[1] = NULL;
+	else if (mems[0] && mems[1] && mems[1] < mems[0])
+		swap(mems[0], mems[1]);
 }
 
 /**
@@ -262,7 +269,8 @@ int npu_dma_peer_hold(const struct npu_dma_job *job)
 	for (i = 0; i < 2; i++) {
 		if (!mems[i])
 			continue;
-		down_read(&mems[i]->gone_lock);
+		/* Two peers' locks: one lock class, ordered above. */
+		down_read_nested(&mems[i]->gone_lock, i);
 		if (!mems[i]->gone)
 			continue;
 		up_read(&mems[i]->gone_lock);

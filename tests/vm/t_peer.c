@@ -354,11 +354,10 @@ START_TEST(test_peer_pci_removed_during_copies)
 	if (failed == 3)
 		ck_assert_uint_eq(t_pattern_check(buf, 6144, 600), 6144);
 	/* C1 did not run: its destination is still zero. */
-	memset(buf, 0xa5, 8192);
-	memset(buf + 4096, 0, 2048);
+	memset(buf, 0xa5, 2048);
 	d[0] = npu_raw_copy((uintptr_t)buf, na.dev + 16384, 2048, DST_PAGEABLE);
 	ck_assert_int_eq(npu_raw_run(&na.q, &d[0]), 0);
-	ck_assert_int_eq(memcmp(buf, buf + 4096, 2048), 0);
+	ck_assert_uint_eq(t_bytes_check(buf, 2048, 0), 2048);
 	/* The other NPUs keep working. */
 	round_trip(&na, 40960, 601);
 	if (s >= 0) {
