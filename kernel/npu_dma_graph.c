@@ -179,21 +179,31 @@ int npu_dma_graph_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 		goto err_put;
 	}
 
+	/*
+	 * Reserve the id (a NULL entry, which neither lookup nor
+	 * GRAPH_DESTROY sees) and publish the graph only after the answer
+	 * is out: ids are predictable, so another thread may destroy the
+	 * id, or create a graph that takes it over, at any moment after
+	 * the graph became visible.
+	 */
 	mutex_lock(&ctx->lock);
-	ret = xa_alloc(&ctx->graphs, &id, g, XA_LIMIT(1, NPU_DMA_MAX_GRAPHS),
+	ret = xa_alloc(&ctx->graphs, &id, NULL, XA_LIMIT(1, NPU_DMA_MAX_GRAPHS),
 		       GFP_KERNEL);
 	mutex_unlock(&ctx->lock);
 	if (ret)
 		goto err_put;	/* -EBUSY: too many graphs */
 
 	req.graph_id = id;
-	if (copy_to_user(arg, &req, sizeof(req))) {
-		mutex_lock(&ctx->lock);
-		xa_erase(&ctx->graphs, id);
-		mutex_unlock(&ctx->lock);
+	if (copy_to_user(arg, &req, sizeof(req)))
 		ret = -EFAULT;
+	mutex_lock(&ctx->lock);
+	if (ret)
+		xa_erase(&ctx->graphs, id);
+	else	/* The reserved slot exists: storing allocates nothing. */
+		ret = xa_err(xa_store(&ctx->graphs, id, g, GFP_KERNEL));
+	mutex_unlock(&ctx->lock);
+	if (ret)
 		goto err_put;
-	}
 	return 0;
 
 err_put:
@@ -210,8 +220,11 @@ int npu_dma_graph_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 		return -EFAULT;
 	if (req.flags || req.reserved[0] || req.reserved[1])
 		return -EINVAL;
+	/* xa_load() first: an id reserved by a create under way is not ours. */
 	mutex_lock(&ctx->lock);
-	g = xa_erase(&ctx->graphs, req.graph_id);
+	g = xa_load(&ctx->graphs, req.graph_id);
+	if (g)
+		xa_erase(&ctx->graphs, req.graph_id);
 	mutex_unlock(&ctx->lock);
 	if (!g)
 		return -ENOENT;

@@ -516,24 +516,28 @@ int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 	a->range.start = addr;
 	a->range.size = size;
 	kref_init(&a->range.ref);
-	mutex_lock(&ctx->lock);
-	ret = npu_dma_range_insert(&ctx->mem_tree, &a->range);
-	mutex_unlock(&ctx->lock);
-	if (WARN_ON_ONCE(ret)) {
-		npu_dma_alloc_put(&a->range);
-		return ret;
-	}
 
+	/*
+	 * Answer before publishing: once the allocation is in the tree,
+	 * another thread's MEM_FREE may free it, and there is nothing left
+	 * to undo a failed copy-out on.
+	 */
 	req.dev_addr = addr;
 	req.alloc_size = size;
 	if (copy_to_user(arg, &req, sizeof(req))) {
-		mutex_lock(&ctx->lock);
-		rb_erase(&a->range.node, &ctx->mem_tree);
-		mutex_unlock(&ctx->lock);
-		npu_dma_alloc_put(&a->range);
-		return -EFAULT;
+		ret = -EFAULT;
+		goto err_put;
 	}
+	mutex_lock(&ctx->lock);
+	ret = npu_dma_range_insert(&ctx->mem_tree, &a->range);
+	mutex_unlock(&ctx->lock);
+	if (WARN_ON_ONCE(ret))
+		goto err_put;
 	return 0;
+
+err_put:
+	npu_dma_alloc_put(&a->range);
+	return ret;
 }
 
 int npu_dma_mem_free_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
