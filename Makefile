@@ -3,7 +3,7 @@
 # npu-dma top-level Makefile: delegates to kernel/, lib/, tools/, tests/.
 #
 #   make            module, library, tools and test programs
-#   make module     kernel/npu_dma.ko for the distribution kernel
+#   make module     kernel/npu-dma.ko (module npu_dma) for the distribution kernel
 #   make check      lint, unit, vmcheck (each runs even if one before
 #                   failed), then the summary; the test command CI runs
 #   make unit       host-only Check unit tests

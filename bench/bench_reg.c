@@ -2,7 +2,8 @@
 /*
  * bench_reg: cost of registering host memory (aclrtHostRegisterV2)
  * against pin_user_pages_fast() alone for the same range, both taken
- * from the driver's own counters in debugfs (npu_dmaN/counters:
+ * from the driver's own counters in debugfs (npu_dma/npu_dmaN/counters,
+ * N the NPU's index:
  * register_ns, the whole HOST_REGISTER ioctl; register_pin_ns, its
  * pin_user_pages_fast() calls), in one run. Target (issue 10): the
  * registration costs at most 2x the pin.
@@ -33,12 +34,33 @@ struct reg_counters {
 	long long calls, ns, pin_calls, pin_ns;
 };
 
+/*
+ * The NPU index of libacl's device @dev, which names its debugfs
+ * directory; looked up once per device, not between the rounds.
+ */
+static int npu_index_of(int dev)
+{
+	static int last_dev = -1, last_index;
+	struct npu_node n;
+
+	if (dev == last_dev)
+		return last_index;
+	if (bench_npu(dev, &n)) {
+		fprintf(stderr, "bench_reg: no NPU for device %d\n", dev);
+		exit(1);
+	}
+	last_dev = dev;
+	last_index = n.index;
+	return n.index;
+}
+
 static FILE *open_counters(int dev)
 {
 	char path[96];
 	FILE *f;
 
-	snprintf(path, sizeof(path), DEBUGFS "/npu_dma/npu_dma%d/counters", dev);
+	snprintf(path, sizeof(path), DEBUGFS "/npu_dma/npu_dma%d/counters",
+		 npu_index_of(dev));
 	f = fopen(path, "r");
 	if (!f && errno == ENOENT &&
 	    !mount("debugfs", DEBUGFS, "debugfs", 0, NULL))
@@ -71,7 +93,7 @@ static void read_counters(int dev, struct reg_counters *c)
 	fclose(f);
 	if (!found) {
 		fprintf(stderr, "bench_reg: npu_dma%d/counters has no register_* "
-			"lines (module too old?)\n", dev);
+			"lines (module too old?)\n", npu_index_of(dev));
 		exit(1);
 	}
 }

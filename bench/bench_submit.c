@@ -7,22 +7,30 @@
  *    no system call per copy while the engine works;
  *  - aclrtRecordEvent + aclrtQueryEventStatus, the stream busy the same
  *    way (an event is recorded behind work): target <= 1x.
- * The null ioctl is an unknown command on an open /dev/npu_dmaN (the
- * kernel's cheapest round trip through the driver).
+ * The null ioctl is DRM_IO(DRM_COMMAND_END - 1) on the NPU's DRM node:
+ * a driver ioctl number (DRM type 'd', in the driver's range) past the
+ * driver's table, without argument. It measures the whole system-call
+ * path into the driver's node: syscall entry, fd lookup, the LSM ioctl
+ * hook, then drm_ioctl() as far as its check for an unplugged device
+ * and its lookup of the number in the driver's table, which rejects it
+ * with -EINVAL before any copy of arguments or lock; no handler runs.
+ * That is the floor every submission ioctl (QUEUE_SUBMIT) pays.
  *
  *   bench_submit [-d dev] [-n calls] [-j]
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <linux/npu_dma.h>
+#include <drm/npu_dma_accel.h>
 
 #include "bench_util.h"
 
-#define NULL_IOCTL	_IO(NPU_DMA_IOC_MAGIC, 0x7f)
+/* Far past the driver's DRM_NPU_DMA_* numbers: rejected by the core. */
+#define NULL_IOCTL	DRM_IO(DRM_COMMAND_END - 1)
 
 struct opts {
 	int dev;
@@ -35,22 +43,36 @@ struct opts {
 
 /* What the rounds use; set up once. */
 struct submit_env {
-	int fd;			/* /dev/npu_dmaN, for the null ioctl */
+	int fd;			/* the NPU's DRM node, for the null ioctl */
 	void *dbig, *dbig2, *dsmall, *host;
 	aclrtStream s;
 	aclrtEvent e;
 };
 
-static void env_init(struct submit_env *env, int dev)
+/* The null ioctl must fail as the DRM core fails an unknown number. */
+static void check_null_ioctl(int fd, const char *node)
 {
-	char path[64];
-
-	snprintf(path, sizeof(path), "/dev/npu_dma%d", dev);
-	env->fd = open(path, O_RDWR | O_CLOEXEC);
-	if (env->fd < 0) {
-		perror(path);
+	if (ioctl(fd, NULL_IOCTL, 0) == 0 || errno != EINVAL) {
+		fprintf(stderr, "bench_submit: null ioctl on %s: %s, not EINVAL\n",
+			node, strerror(errno));
 		exit(1);
 	}
+}
+
+static void env_init(struct submit_env *env, int dev)
+{
+	struct npu_node n;
+
+	if (bench_npu(dev, &n)) {
+		fprintf(stderr, "bench_submit: no NPU for device %d\n", dev);
+		exit(1);
+	}
+	env->fd = open(n.node, O_RDWR | O_CLOEXEC);
+	if (env->fd < 0) {
+		perror(n.node);
+		exit(1);
+	}
+	check_null_ioctl(env->fd, n.node);
 	BENCH_ACL(aclrtMalloc(&env->dbig, BIG, ACL_MEM_MALLOC_HUGE_FIRST));
 	BENCH_ACL(aclrtMalloc(&env->dbig2, BIG, ACL_MEM_MALLOC_HUGE_FIRST));
 	BENCH_ACL(aclrtMalloc(&env->dsmall, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));

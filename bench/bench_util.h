@@ -3,6 +3,7 @@
  * Small helpers of the benchmark programs: a monotonic clock, the median
  * of a few runs, failing loudly on an acl error, and the result lines
  * (-j) that scripts/bench.sh gathers into one table and one JSON file.
+ * NPUs are found in sysfs by tools/npu_node.c (built into every program).
  */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
@@ -15,6 +16,7 @@
 #include <time.h>
 
 #include "acl/acl.h"
+#include "npu_attr.h"
 
 static inline double bench_now(void)
 {
@@ -38,31 +40,55 @@ static inline double bench_median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Whether NPU @dev (N of /dev/npu_dmaN) exists and its backend is @name. */
-static inline bool bench_backend_is(int dev, const char *name)
+/*
+ * libacl's device @dev: the NPU at position @dev in index order (these
+ * programs leave ASCEND_RT_VISIBLE_DEVICES alone). Return: 0, or -1 if
+ * there is no such NPU.
+ */
+static inline int bench_npu(int dev, struct npu_node *n)
 {
-	char path[96], buf[16];
-	bool is;
-	FILE *f;
+	struct npu_node *nodes;
+	int count, ret = -1;
 
-	snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", dev);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	is = fgets(buf, sizeof(buf), f) && !strncmp(buf, name, strlen(name));
-	fclose(f);
-	return is;
+	if (dev < 0 || dev >= NPU_ATTR_MAX_NPUS)
+		return -1;
+	nodes = calloc(NPU_ATTR_MAX_NPUS, sizeof(*nodes));
+	if (!nodes)
+		return -1;
+	count = npu_node_list("/sys", nodes, NPU_ATTR_MAX_NPUS);
+	if (dev < count) {
+		*n = nodes[dev];
+		ret = 0;
+	}
+	free(nodes);
+	return ret;
 }
 
-/* The first NPU whose backend is @name, or -1. */
+/* Whether device @dev exists and its backend is @name. */
+static inline bool bench_backend_is(int dev, const char *name)
+{
+	char buf[16];
+
+	return !npu_attr_nth(dev, "backend", buf, sizeof(buf)) &&
+	       !strcmp(buf, name);
+}
+
+/* The first device whose backend is @name, or -1. */
 static inline int bench_first_backend(const char *name)
 {
-	int i;
+	struct npu_node *nodes = calloc(NPU_ATTR_MAX_NPUS, sizeof(*nodes));
+	int count, i, found = -1;
+	char buf[16];
 
-	for (i = 0; i < 64; i++)
-		if (bench_backend_is(i, name))
-			return i;
-	return -1;
+	if (!nodes)
+		return -1;
+	count = npu_node_list("/sys", nodes, NPU_ATTR_MAX_NPUS);
+	for (i = 0; i < count && found < 0; i++)
+		if (!npu_attr_read(&nodes[i], "backend", buf, sizeof(buf)) &&
+		    !strcmp(buf, name))
+			found = i;
+	free(nodes);
+	return found;
 }
 
 /* The first simulated NPU; exits if none. */

@@ -5,7 +5,7 @@
 #ifndef __NPU_DMA_H__
 #define __NPU_DMA_H__
 
-#include <linux/cdev.h>
+#include <linux/atomic.h>
 #include <linux/device.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -18,7 +18,9 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
-#include <linux/npu_dma.h>
+#include <drm/drm_device.h>
+#include <drm/drm_drv.h>
+#include <drm/npu_dma_accel.h>
 
 #define NPU_DMA_NAME		"npu_dma"
 #define NPU_DMA_MAX_DEVICES	64	/* npu_dma_info.peers is a u64 mask */
@@ -30,8 +32,10 @@
 #define NPU_DMA_DEVMEM_BASE	(1ULL << 40)
 #define NPU_DMA_DEVMEM_STRIDE	(1ULL << 40)
 
+struct npu_dma_area;
 struct npu_dma_engine_ops;
 struct npu_dma_devmem;
+struct seq_file;
 
 /**
  * struct npu_dma_stats - counters of one NPU, for debugfs
@@ -63,11 +67,13 @@ struct npu_dma_stats {
 
 /**
  * struct npu_dma_device - one NPU, as seen by the core
- * @dev: class device behind /dev/npu_dmaN; its refcount keeps this
- *	structure alive while files are open (see npu_dma_dev_release())
- * @cdev: character device, parented to @dev by cdev_device_add()
- * @parent: bus device of the engine (PCI function or platform device)
- * @index: N in /dev/npu_dmaN
+ * @drm: its DRM device; the DRM device's refcount keeps this structure
+ *	alive while files, allocations and pins exist (drm_dev_get/put)
+ * @parent: bus device of the engine (PCI function or platform device),
+ *	which also carries the sysfs attributes
+ * @index: the NPU's number (npu_dma_info.index, sysfs npu_index),
+ *	independent of the DRM minor
+ * @name: "npu_dmaN", for debugfs and messages
  * @backend: engine kind, NPU_DMA_BACKEND_* of the ABI
  * @ops: engine operations
  * @engine: engine private data, owned by the engine
@@ -97,10 +103,10 @@ struct npu_dma_stats {
  * @debugfs: its directory under /sys/kernel/debug/npu_dma
  */
 struct npu_dma_device {
-	struct device dev;
-	struct cdev cdev;
+	struct drm_device drm;
 	struct device *parent;
 	int index;
+	char name[16];
 	u32 backend;
 	const struct npu_dma_engine_ops *ops;
 	void *engine;
@@ -126,9 +132,9 @@ struct npu_dma_device {
 	struct dentry *debugfs;
 };
 
-static inline struct npu_dma_device *to_npu_dma_device(struct device *dev)
+static inline struct npu_dma_device *to_npu_dma_device(struct drm_device *drm)
 {
-	return container_of(dev, struct npu_dma_device, dev);
+	return container_of(drm, struct npu_dma_device, drm);
 }
 
 /**
@@ -198,30 +204,39 @@ struct npu_dma_range {
 };
 
 /**
- * struct npu_dma_ctx - an open /dev/npu_dmaN
- * @ndev: its NPU (the file holds a device reference)
+ * struct npu_dma_ctx - an open DRM file of an NPU (drm_file.driver_priv)
+ * @ndev: its NPU (the DRM core holds a device reference for the file)
+ * @file: the DRM file
  * @mm: address space of the opener (mmgrab'ed): pins are charged to it
  *	and only it may pin, submit or map
  * @pid: thread-group id of the opener, for the clients attribute
+ * @client_id: unique among all files since the module loaded (fdinfo)
  * @node: in ndev->contexts
  * @lock: Protects @mem_tree, @host_tree, @queues and @graphs
  * @mem_tree: device allocations (struct npu_dma_alloc)
  * @host_tree: registered host ranges (struct npu_dma_region)
  * @queues: queues of this context by index
  * @graphs: validated descriptor lists by id (struct npu_dma_graph)
- * @events: event table (struct npu_dma_event_slot[]), vmalloc_user
+ * @events_area: the shared area of the event table
+ * @events: event table (struct npu_dma_event_slot[]), in @events_area
+ * @engine_ns: nanoseconds the engine spent on this file's transfers,
+ *	summed over channels (fdinfo drm-engine-dma)
  */
 struct npu_dma_ctx {
 	struct npu_dma_device *ndev;
+	struct drm_file *file;
 	struct mm_struct *mm;
 	struct pid *pid;
+	u64 client_id;
 	struct list_head node;
 	struct mutex lock;
 	struct rb_root mem_tree;
 	struct rb_root host_tree;
 	struct xarray queues;
 	struct xarray graphs;
+	struct npu_dma_area *events_area;
 	struct npu_dma_event_slot *events;
+	atomic64_t engine_ns;
 };
 
 #define NPU_DMA_MAX_EVENT_SLOTS		4096
@@ -232,14 +247,14 @@ struct npu_dma_ctx {
 #define NPU_DMA_MAX_COPY_LEN		(1ULL << 32)
 #define NPU_DMA_MAX_2D_HEIGHT		(1U << 20)
 #define NPU_DMA_MAX_2D_PITCH		(1ULL << 32)
-#define NPU_DMA_QUEUE_MMAP_BASE		(1ULL << 32)
 
+/* Messages name the bus device, as DRM drivers' do, and the NPU. */
 #define npu_err(ndev, fmt, ...) \
-	dev_err(&(ndev)->dev, "%s: " fmt, __func__, ##__VA_ARGS__)
+	dev_err((ndev)->parent, "%s: %s: " fmt, (ndev)->name, __func__, ##__VA_ARGS__)
 #define npu_dbg(ndev, fmt, ...) \
-	dev_dbg(&(ndev)->dev, "%s: " fmt, __func__, ##__VA_ARGS__)
+	dev_dbg((ndev)->parent, "%s: %s: " fmt, (ndev)->name, __func__, ##__VA_ARGS__)
 
-/* npu_dma_dev.c: device registration, char device */
+/* npu_dma_dev.c: one DRM device per NPU */
 struct npu_dma_device *npu_dma_device_create(struct device *parent,
 					     u32 backend,
 					     const struct npu_dma_engine_ops *ops,
@@ -249,12 +264,25 @@ void npu_dma_device_remove(struct npu_dma_device *ndev);
 u64 npu_dma_device_peers(struct npu_dma_device *ndev);
 struct npu_dma_device *npu_dma_device_get_peer(struct npu_dma_device *ndev,
 					       u64 addr);
-int npu_dma_chrdev_init(void);
-void npu_dma_chrdev_exit(void);
+void npu_dma_device_put(struct npu_dma_device *ndev);
+struct npu_dma_device *npu_dma_device_by_parent(struct device *parent);
 
-/* npu_dma_ctx.c: file operations of a context */
-extern const struct file_operations npu_dma_fops;
+/* npu_dma.c: the DRM driver */
+extern const struct drm_driver npu_dma_drm_driver;
+
+/* npu_dma_ctx.c: contexts (open files) */
+int npu_dma_ctx_open(struct drm_device *drm, struct drm_file *file);
+void npu_dma_ctx_drain(struct npu_dma_ctx *ctx);
+void npu_dma_ctx_close(struct drm_device *drm, struct drm_file *file);
 void npu_dma_ctx_teardown(struct npu_dma_ctx *ctx);
+int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void *data);
+void npu_dma_ctx_show_fdinfo(struct npu_dma_ctx *ctx, struct seq_file *m);
+
+/* npu_dma_area.c: shared memory as GEM objects without handles */
+struct npu_dma_area *npu_dma_area_create(struct npu_dma_ctx *ctx, size_t size,
+					 bool readonly);
+u64 npu_dma_area_offset(struct npu_dma_area *area);
+void npu_dma_area_put(struct npu_dma_area *area);
 
 /* npu_dma_range.c */
 struct npu_dma_range *npu_dma_range_find(struct rb_root *root, u64 addr,
@@ -276,12 +304,12 @@ void npu_dma_devmem_fini(struct npu_dma_device *ndev);
 u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev);
 int npu_dma_devmem_seg(struct npu_dma_range *range, u64 addr,
 		       struct npu_dma_seg *seg);
-int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
-int npu_dma_mem_free_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void *data);
 void npu_dma_mem_release_all(struct npu_dma_ctx *ctx);
 
-/* npu_dma_sysfs.c */
-extern const struct attribute_group *npu_dma_dev_groups[];
+/* npu_dma_sysfs.c: attributes on the bus device */
+int npu_dma_sysfs_add(struct npu_dma_device *ndev);
+void npu_dma_sysfs_remove(struct npu_dma_device *ndev);
 
 /* npu_dma_debugfs.c */
 void npu_dma_debugfs_init(bool test_hooks);

@@ -8,15 +8,20 @@
 
 #include <linux/eventfd.h>
 #include <linux/mm.h>
-#include <linux/version.h>
+
+/*
+ * The NPU_DMA_* symbols tested here come from probes of the kernel
+ * headers in kernel/Kbuild, not from version numbers: distributions
+ * backport API changes into older kernels.
+ */
 
 /* 6.8 dropped the count argument of eventfd_signal(). */
 static inline void npu_dma_eventfd_signal(struct eventfd_ctx *ctx)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
-	eventfd_signal(ctx);
-#else
+#ifdef NPU_DMA_EVENTFD_SIGNAL_COUNT
 	eventfd_signal(ctx, 1);
+#else
+	eventfd_signal(ctx);
 #endif
 }
 
@@ -24,11 +29,27 @@ static inline void npu_dma_eventfd_signal(struct eventfd_ctx *ctx)
 static inline void npu_dma_vm_flags_set(struct vm_area_struct *vma,
 					vm_flags_t set, vm_flags_t clear)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#ifdef NPU_DMA_VM_FLAGS_MOD
 	vm_flags_mod(vma, set, clear);
 #else
 	vma->vm_flags = (vma->vm_flags | set) & ~clear;
 #endif
 }
+
+/*
+ * The DRM node: a compute accelerator node (/dev/accel/accelN) where the
+ * kernel has drivers/accel (6.2 and later, CONFIG_DRM_ACCEL), a render
+ * node (/dev/dri/renderDN) before. The two features are exclusive. A
+ * kernel without accel still creates a primary node (/dev/dri/cardN)
+ * beside the render node; nothing of ours needs it.
+ */
+#if IS_ENABLED(CONFIG_DRM_ACCEL)
+#include <drm/drm_accel.h>
+#define NPU_DMA_DRIVER_NODE	DRIVER_COMPUTE_ACCEL
+#define npu_dma_fops_open	accel_open
+#else
+#define NPU_DMA_DRIVER_NODE	DRIVER_RENDER
+#define npu_dma_fops_open	drm_open
+#endif
 
 #endif /* __NPU_DMA_COMPAT_H__ */

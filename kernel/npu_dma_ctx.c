@@ -1,47 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * npu_dma: file operations. An open file is a context.
+ * npu_dma: contexts. An open DRM file of an NPU is a context.
  *
  * A context is bound to the process that opened it: only that address
  * space may allocate, pin, submit or map through it (-EPERM otherwise),
  * so an fd inherited over fork() or passed over a socket cannot be used
- * to reach the opener's memory. Release (last fput, possibly after the
- * opener died) aborts and drains the queues first, then unpins and frees,
- * using the mm recorded at open, never current->mm.
+ * to reach the opener's memory. Closing (the last fput, possibly after
+ * the opener died) drains the queues first, from the file's release,
+ * before the DRM core closes the GEM handles; postclose then unpins and
+ * frees, using the mm recorded at open, never current->mm.
  */
 
-#include <linux/fs.h>
 #include <linux/mm.h>
-#include <linux/module.h>
+#include <linux/pci.h>
 #include <linux/pid.h>
 #include <linux/sched/mm.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
-#include <linux/vmalloc.h>
 
-#include "npu_dma_compat.h"
+#include <drm/drm_file.h>
+
 #include "npu_dma_queue.h"
 
 #define NPU_DMA_EVENTS_SIZE \
 	PAGE_ALIGN(NPU_DMA_MAX_EVENT_SLOTS * sizeof(struct npu_dma_event_slot))
 
-static int npu_dma_open(struct inode *inode, struct file *file)
+static atomic64_t npu_dma_client_ids = ATOMIC64_INIT(0);
+
+static void npu_ctx_free(struct npu_dma_ctx *ctx)
 {
-	struct npu_dma_device *ndev =
-		container_of(inode->i_cdev, struct npu_dma_device, cdev);
+	xa_destroy(&ctx->queues);
+	xa_destroy(&ctx->graphs);
+	if (ctx->events_area)
+		npu_dma_area_put(ctx->events_area);
+	put_pid(ctx->pid);
+	mmdrop(ctx->mm);
+	kfree(ctx);
+}
+
+/* drm_driver.open: a new file of @drm. */
+int npu_dma_ctx_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct npu_dma_device *ndev = to_npu_dma_device(drm);
 	struct npu_dma_ctx *ctx;
 	int ret = 0;
 
 	if (!current->mm)
 		return -EINVAL;
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
-	ctx->events = vmalloc_user(NPU_DMA_EVENTS_SIZE);
-	if (!ctx->events) {
-		kfree(ctx);
-		return -ENOMEM;
-	}
+	ctx->ndev = ndev;
+	ctx->file = file;
 	mutex_init(&ctx->lock);
 	ctx->mem_tree = RB_ROOT;
 	ctx->host_tree = RB_ROOT;
@@ -50,28 +60,33 @@ static int npu_dma_open(struct inode *inode, struct file *file)
 	ctx->mm = current->mm;
 	mmgrab(ctx->mm);
 	ctx->pid = get_task_pid(current, PIDTYPE_TGID);
-	ctx->ndev = ndev;
+	ctx->client_id = atomic64_inc_return(&npu_dma_client_ids);
+
+	ctx->events_area = npu_dma_area_create(ctx, NPU_DMA_EVENTS_SIZE, true);
+	if (IS_ERR(ctx->events_area)) {
+		ret = PTR_ERR(ctx->events_area);
+		ctx->events_area = NULL;
+		goto err_free;
+	}
+	ctx->events = ctx->events_area->mem;
 
 	down_read(&ndev->gone_lock);
 	if (ndev->gone) {
 		ret = -ENODEV;
 	} else {
-		get_device(&ndev->dev);
 		mutex_lock(&ndev->ctx_lock);
 		list_add_tail(&ctx->node, &ndev->contexts);
 		mutex_unlock(&ndev->ctx_lock);
 	}
 	up_read(&ndev->gone_lock);
-	if (ret) {
-		put_pid(ctx->pid);
-		mmdrop(ctx->mm);
-		vfree(ctx->events);
-		kfree(ctx);
-		return ret;
-	}
+	if (ret)
+		goto err_free;
+	file->driver_priv = ctx;
+	return 0;
 
-	file->private_data = ctx;
-	return nonseekable_open(inode, file);
+err_free:
+	npu_ctx_free(ctx);
+	return ret;
 }
 
 /**
@@ -79,7 +94,7 @@ static int npu_dma_open(struct inode *inode, struct file *file)
  * @ctx: the context
  *
  * Order matters: no queue may run a job once its pages are unpinned.
- * Safe to call twice (device removal, then release).
+ * Safe to call twice (device removal, then close).
  */
 void npu_dma_ctx_teardown(struct npu_dma_ctx *ctx)
 {
@@ -89,174 +104,108 @@ void npu_dma_ctx_teardown(struct npu_dma_ctx *ctx)
 	npu_dma_mem_release_all(ctx);
 }
 
-static int npu_dma_release(struct inode *inode, struct file *file)
+/**
+ * npu_dma_ctx_drain() - stop a closing context's queues
+ * @ctx: the context
+ *
+ * From the file's release, before drm_release(): the DRM core closes the
+ * file's GEM handles before postclose, and no queue may still be copying
+ * then. (Closing a handle while copies run is safe by itself: they hold
+ * the memory; but a dying process's queued work must not outlive it.)
+ */
+void npu_dma_ctx_drain(struct npu_dma_ctx *ctx)
 {
-	struct npu_dma_ctx *ctx = file->private_data;
 	struct npu_dma_device *ndev = ctx->ndev;
 
-	/*
-	 * gone_lock keeps device removal (which tears contexts down without
-	 * ctx_lock) from seeing this context half torn down or unlinked.
-	 */
+	/* gone_lock: device removal tears contexts down without ctx_lock. */
+	down_read(&ndev->gone_lock);
+	npu_dma_queue_destroy_all(ctx);
+	npu_dma_graph_release_all(ctx);
+	up_read(&ndev->gone_lock);
+}
+
+/* drm_driver.postclose: the GEM handles are closed, the queues drained. */
+void npu_dma_ctx_close(struct drm_device *drm, struct drm_file *file)
+{
+	struct npu_dma_ctx *ctx = file->driver_priv;
+	struct npu_dma_device *ndev = ctx->ndev;
+
 	down_read(&ndev->gone_lock);
 	npu_dma_ctx_teardown(ctx);
 	mutex_lock(&ndev->ctx_lock);
 	list_del(&ctx->node);
 	mutex_unlock(&ndev->ctx_lock);
 	up_read(&ndev->gone_lock);
-
-	xa_destroy(&ctx->queues);
-	xa_destroy(&ctx->graphs);
-	vfree(ctx->events);
-	put_pid(ctx->pid);
-	mmdrop(ctx->mm);
-	kfree(ctx);
-	put_device(&ndev->dev);
-	return 0;
+	npu_ctx_free(ctx);
 }
 
-static int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
 	struct npu_dma_device *ndev = ctx->ndev;
-	struct npu_dma_info info;
-	u32 usize;
+	struct npu_dma_info *info = data;
 
-	if (get_user(usize, (u32 __user *)arg))
-		return -EFAULT;
-	if (usize < offsetofend(struct npu_dma_info, flags))
+	if (info->size || info->flags)
 		return -EINVAL;
-	memset(&info, 0, sizeof(info));
-	if (copy_from_user(&info, arg, min_t(u32, usize, sizeof(info))))
-		return -EFAULT;
-	if (info.flags)
-		return -EINVAL;
-
-	memset(&info, 0, sizeof(info));
-	info.size = sizeof(info);
-	info.abi_version = NPU_DMA_ABI_VERSION;
-	info.backend = ndev->backend;
-	info.index = ndev->index;
-	info.nr_channels = ndev->nr_channels;
-	info.mem_size = ndev->mem_size;
-	info.mem_free = npu_dma_devmem_free_bytes(ndev);
-	info.max_copy_len = NPU_DMA_MAX_COPY_LEN;
-	info.max_2d_pitch = NPU_DMA_MAX_2D_PITCH;
-	info.max_2d_height = NPU_DMA_MAX_2D_HEIGHT;
-	info.max_queue_entries = NPU_DMA_MAX_QUEUE_ENTRIES;
-	info.max_event_slots = NPU_DMA_MAX_EVENT_SLOTS;
-	info.mem_base = ndev->mem_base;
-	info.peers = npu_dma_device_peers(ndev);
-	info.caps = NPU_DMA_CAP_COPY_2D | NPU_DMA_CAP_FILL | NPU_DMA_CAP_EVENTS |
-		    NPU_DMA_CAP_WAIT | NPU_DMA_CAP_HOST_BARRIER |
-		    NPU_DMA_CAP_BATCH | NPU_DMA_CAP_PAGEABLE |
-		    NPU_DMA_CAP_NEED_WAKEUP | NPU_DMA_CAP_GRAPH |
-		    NPU_DMA_CAP_COPY_INDIRECT;
-	info.max_graph_tasks = NPU_DMA_MAX_GRAPH_TASKS;
-	if (copy_to_user(arg, &info, min_t(u32, usize, sizeof(info))))
-		return -EFAULT;
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	info->abi_version = NPU_DMA_ABI_VERSION;
+	info->backend = ndev->backend;
+	info->index = ndev->index;
+	info->nr_channels = ndev->nr_channels;
+	info->mem_size = ndev->mem_size;
+	info->mem_free = npu_dma_devmem_free_bytes(ndev);
+	info->max_copy_len = NPU_DMA_MAX_COPY_LEN;
+	info->max_2d_pitch = NPU_DMA_MAX_2D_PITCH;
+	info->max_2d_height = NPU_DMA_MAX_2D_HEIGHT;
+	info->max_queue_entries = NPU_DMA_MAX_QUEUE_ENTRIES;
+	info->max_event_slots = NPU_DMA_MAX_EVENT_SLOTS;
+	info->mem_base = ndev->mem_base;
+	info->peers = npu_dma_device_peers(ndev);
+	info->caps = NPU_DMA_CAP_COPY_2D | NPU_DMA_CAP_FILL | NPU_DMA_CAP_EVENTS |
+		     NPU_DMA_CAP_WAIT | NPU_DMA_CAP_HOST_BARRIER |
+		     NPU_DMA_CAP_BATCH | NPU_DMA_CAP_PAGEABLE |
+		     NPU_DMA_CAP_NEED_WAKEUP | NPU_DMA_CAP_GRAPH |
+		     NPU_DMA_CAP_COPY_INDIRECT;
+	info->max_graph_tasks = NPU_DMA_MAX_GRAPH_TASKS;
+	info->events_offset = npu_dma_area_offset(ctx->events_area);
+	info->events_size = ctx->events_area->size;
 	return 0;
 }
 
-static long npu_dma_dispatch(struct npu_dma_ctx *ctx, unsigned int cmd,
-			     void __user *arg)
+static u64 npu_ctx_tree_bytes(struct npu_dma_ctx *ctx, struct rb_root *root)
 {
-	if (cmd == NPU_DMA_IOCTL_GET_INFO)
-		return npu_dma_get_info_ioctl(ctx, arg);
+	struct rb_node *n;
+	u64 bytes = 0;
 
-	if (current->mm != ctx->mm) {
-		npu_dbg(ctx->ndev, "ioctl from a process that did not open the device\n");
-		return -EPERM;
-	}
-	switch (cmd) {
-	case NPU_DMA_IOCTL_MEM_ALLOC:
-		return npu_dma_mem_alloc_ioctl(ctx, arg);
-	case NPU_DMA_IOCTL_MEM_FREE:
-		return npu_dma_mem_free_ioctl(ctx, arg);
-	case NPU_DMA_IOCTL_HOST_REGISTER:
-		return npu_dma_host_register_ioctl(ctx, arg);
-	case NPU_DMA_IOCTL_HOST_UNREGISTER:
-		return npu_dma_host_unregister_ioctl(ctx, arg);
-	case NPU_DMA_IOCTL_QUEUE_CREATE:
-		return npu_dma_queue_create_ioctl(ctx, arg);
-	case NPU_DMA_IOCTL_QUEUE_DESTROY:
-		return npu_dma_queue_destroy_ioctl(ctx, arg);
-	case NPU_DMA_IOCTL_QUEUE_SUBMIT:
-		return npu_dma_queue_submit_ioctl(ctx, arg);
-	case NPU_DMA_IOCTL_BARRIER_RELEASE:
-		return npu_dma_barrier_release_ioctl(ctx, arg);
-	case NPU_DMA_IOCTL_GRAPH_CREATE:
-		return npu_dma_graph_create_ioctl(ctx, arg);
-	case NPU_DMA_IOCTL_GRAPH_DESTROY:
-		return npu_dma_graph_destroy_ioctl(ctx, arg);
-	default:
-		return -ENOTTY;
-	}
+	mutex_lock(&ctx->lock);
+	for (n = rb_first(root); n; n = rb_next(n))
+		bytes += rb_entry(n, struct npu_dma_range, node)->size;
+	mutex_unlock(&ctx->lock);
+	return bytes;
 }
 
-static long npu_dma_ioctl(struct file *file, unsigned int cmd,
-			  unsigned long arg)
+/**
+ * npu_dma_ctx_show_fdinfo() - per-client usage, in DRM's fdinfo format
+ * @ctx: the file's context
+ * @m: /proc/PID/fdinfo/FD
+ *
+ * Documentation/gpu/drm-usage-stats.rst: one engine class, "dma", with a
+ * capacity of the NPU's channels; device memory this file allocated and
+ * host memory it registered (pinned), in KiB.
+ */
+void npu_dma_ctx_show_fdinfo(struct npu_dma_ctx *ctx, struct seq_file *m)
 {
-	struct npu_dma_ctx *ctx = file->private_data;
 	struct npu_dma_device *ndev = ctx->ndev;
-	long ret;
 
-	down_read(&ndev->gone_lock);
-	if (ndev->gone)
-		ret = -ENODEV;
-	else
-		ret = npu_dma_dispatch(ctx, cmd, (void __user *)arg);
-	up_read(&ndev->gone_lock);
-	return ret;
+	seq_printf(m, "drm-driver:\t%s\n", NPU_DMA_DRIVER_NAME);
+	if (dev_is_pci(ndev->parent))
+		seq_printf(m, "drm-pdev:\t%s\n", pci_name(to_pci_dev(ndev->parent)));
+	seq_printf(m, "drm-client-id:\t%llu\n", ctx->client_id);
+	seq_printf(m, "drm-engine-dma:\t%llu ns\n",
+		   (u64)atomic64_read(&ctx->engine_ns));
+	seq_printf(m, "drm-engine-capacity-dma:\t%u\n", ndev->nr_channels);
+	seq_printf(m, "drm-memory-device:\t%llu KiB\n",
+		   npu_ctx_tree_bytes(ctx, &ctx->mem_tree) >> 10);
+	seq_printf(m, "drm-memory-host:\t%llu KiB\n",
+		   npu_ctx_tree_bytes(ctx, &ctx->host_tree) >> 10);
 }
-
-/* The mapping holds the file, so the context outlives it. */
-static vm_fault_t npu_dma_events_fault(struct vm_fault *vmf)
-{
-	struct npu_dma_ctx *ctx = vmf->vma->vm_file->private_data;
-
-	return npu_dma_vmalloc_fault(vmf, ctx->events, NPU_DMA_EVENTS_SIZE,
-				     NPU_DMA_MMAP_EVENTS >> PAGE_SHIFT);
-}
-
-static const struct vm_operations_struct npu_dma_events_vm_ops = {
-	.fault = npu_dma_events_fault,
-};
-
-static int npu_dma_mmap_events(struct npu_dma_ctx *ctx,
-			       struct vm_area_struct *vma)
-{
-	int ret;
-
-	if (vma->vm_flags & VM_WRITE)
-		return -EPERM;
-	npu_dma_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
-			     VM_MAYWRITE);
-	if (vma->vm_end - vma->vm_start != NPU_DMA_EVENTS_SIZE)
-		return -EINVAL;
-	ret = remap_vmalloc_range(vma, ctx->events, 0);
-	if (ret)
-		return ret;
-	vma->vm_ops = &npu_dma_events_vm_ops;
-	return 0;
-}
-
-static int npu_dma_mmap(struct file *file, struct vm_area_struct *vma)
-{
-	struct npu_dma_ctx *ctx = file->private_data;
-
-	if (current->mm != ctx->mm)
-		return -EPERM;
-	if (vma->vm_pgoff == NPU_DMA_MMAP_EVENTS >> PAGE_SHIFT)
-		return npu_dma_mmap_events(ctx, vma);
-	return npu_dma_queue_mmap(ctx, vma);
-}
-
-const struct file_operations npu_dma_fops = {
-	.owner = THIS_MODULE,
-	.open = npu_dma_open,
-	.release = npu_dma_release,
-	.unlocked_ioctl = npu_dma_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-	.mmap = npu_dma_mmap,
-	.llseek = no_llseek,
-};

@@ -153,7 +153,7 @@ DEFINE_SHOW_ATTRIBUTE(npu_dbgfs_counters);
  */
 void npu_dma_debugfs_add(struct npu_dma_device *ndev)
 {
-	ndev->debugfs = debugfs_create_dir(dev_name(&ndev->dev), npu_dma_debugfs_root);
+	ndev->debugfs = debugfs_create_dir(ndev->name, npu_dma_debugfs_root);
 	debugfs_create_file("queues", 0400, ndev->debugfs, ndev, &npu_dbgfs_queues_fops);
 	debugfs_create_file("allocations", 0400, ndev->debugfs, ndev,
 			    &npu_dbgfs_allocations_fops);

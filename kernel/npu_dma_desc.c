@@ -122,7 +122,7 @@ static int npu_desc_resolve_peer(struct npu_dma_ctx *ctx, struct npu_dma_side *s
 	}
 out:
 	mutex_unlock(&peer->ctx_lock);
-	put_device(&peer->dev);
+	npu_dma_device_put(peer);
 	return ret;
 }
 

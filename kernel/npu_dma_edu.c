@@ -233,10 +233,8 @@ static int npu_edu_register(struct npu_dma_edu *edu)
 	ndev->mem_size = (u64)edu_mem_mb << 20;
 	ndev->nr_channels = 1;
 	ret = npu_dma_device_add(ndev);
-	if (ret) {
-		put_device(&ndev->dev);
+	if (ret)
 		return ret;
-	}
 	WRITE_ONCE(edu->ndev, ndev);
 	return 0;
 }
@@ -306,11 +304,11 @@ static void npu_edu_remove(struct pci_dev *pdev)
 	 * The handler counts interrupts in the NPU: detach it from the NPU and
 	 * wait out a running handler before the last reference may go.
 	 */
-	get_device(&ndev->dev);
+	drm_dev_get(&ndev->drm);
 	npu_dma_device_remove(ndev);
 	WRITE_ONCE(edu->ndev, NULL);
 	synchronize_irq(pci_irq_vector(pdev, 0));
-	put_device(&ndev->dev);
+	drm_dev_put(&ndev->drm);
 }
 
 static const struct pci_device_id npu_edu_ids[] = {

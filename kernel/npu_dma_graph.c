@@ -138,11 +138,11 @@ static int npu_graph_check_create(const struct npu_dma_graph_create *req)
 
 static struct npu_dma_graph *npu_graph_alloc(u32 count)
 {
-	struct npu_dma_graph *g = kzalloc(sizeof(*g), GFP_KERNEL);
+	struct npu_dma_graph *g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
 
 	if (!g)
 		return NULL;
-	g->tasks = kvcalloc(count, sizeof(*g->tasks), GFP_KERNEL);
+	g->tasks = kvcalloc(count, sizeof(*g->tasks), GFP_KERNEL_ACCOUNT);
 	if (!g->tasks) {
 		kfree(g);
 		return NULL;
@@ -152,58 +152,41 @@ static struct npu_dma_graph *npu_graph_alloc(u32 count)
 	return g;
 }
 
-int npu_dma_graph_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+int npu_dma_graph_create_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
-	struct npu_dma_graph_create req;
+	struct npu_dma_graph_create *req = data;
 	struct npu_dma_graph *g;
 	u32 bad = 0, id;
 	int ret;
 
-	if (copy_from_user(&req, arg, sizeof(req)))
-		return -EFAULT;
-	ret = npu_graph_check_create(&req);
+	ret = npu_graph_check_create(req);
 	if (ret)
 		return ret;
-	g = npu_graph_alloc(req.count);
+	g = npu_graph_alloc(req->count);
 	if (!g)
 		return -ENOMEM;
 
-	ret = npu_graph_prepare(ctx, g, u64_to_user_ptr(req.descs), &bad);
+	ret = npu_graph_prepare(ctx, g, u64_to_user_ptr(req->descs), &bad);
 	if (ret) {
 		npu_dbg(ctx->ndev, "graph task %u of %u rejected: %d\n", bad,
-			req.count, ret);
-		req.error_index = bad;
-		/* Best effort: the error code says what matters. */
-		if (copy_to_user(arg, &req, sizeof(req)))
-			npu_dbg(ctx->ndev, "cannot report the failed task\n");
+			req->count, ret);
+		/* The DRM core copies the argument out on failure too. */
+		req->error_index = bad;
 		goto err_put;
 	}
 
 	/*
-	 * Reserve the id (a NULL entry, which neither lookup nor
-	 * GRAPH_DESTROY sees) and publish the graph only after the answer
-	 * is out: ids are predictable, so another thread may destroy the
-	 * id, or create a graph that takes it over, at any moment after
-	 * the graph became visible.
+	 * Nothing touches the graph once it is in the table: another thread
+	 * may destroy the (predictable) id at once. If the DRM core then
+	 * fails to copy the id out, the graph stays the file's until close.
 	 */
 	mutex_lock(&ctx->lock);
-	ret = xa_alloc(&ctx->graphs, &id, NULL, XA_LIMIT(1, NPU_DMA_MAX_GRAPHS),
+	ret = xa_alloc(&ctx->graphs, &id, g, XA_LIMIT(1, NPU_DMA_MAX_GRAPHS),
 		       GFP_KERNEL);
 	mutex_unlock(&ctx->lock);
 	if (ret)
 		goto err_put;	/* -EBUSY: too many graphs */
-
-	req.graph_id = id;
-	if (copy_to_user(arg, &req, sizeof(req)))
-		ret = -EFAULT;
-	mutex_lock(&ctx->lock);
-	if (ret)
-		xa_erase(&ctx->graphs, id);
-	else	/* The reserved slot exists: storing allocates nothing. */
-		ret = xa_err(xa_store(&ctx->graphs, id, g, GFP_KERNEL));
-	mutex_unlock(&ctx->lock);
-	if (ret)
-		goto err_put;
+	req->graph_id = id;
 	return 0;
 
 err_put:
@@ -211,20 +194,15 @@ err_put:
 	return ret;
 }
 
-int npu_dma_graph_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+int npu_dma_graph_destroy_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
-	struct npu_dma_graph_destroy req;
+	struct npu_dma_graph_destroy *req = data;
 	struct npu_dma_graph *g;
 
-	if (copy_from_user(&req, arg, sizeof(req)))
-		return -EFAULT;
-	if (req.flags || req.reserved[0] || req.reserved[1])
+	if (req->flags || req->reserved[0] || req->reserved[1])
 		return -EINVAL;
-	/* xa_load() first: an id reserved by a create under way is not ours. */
 	mutex_lock(&ctx->lock);
-	g = xa_load(&ctx->graphs, req.graph_id);
-	if (g)
-		xa_erase(&ctx->graphs, req.graph_id);
+	g = xa_erase(&ctx->graphs, req->graph_id);
 	mutex_unlock(&ctx->lock);
 	if (!g)
 		return -ENOENT;
@@ -310,7 +288,7 @@ bool npu_dma_graph_run(struct npu_dma_queue *q, struct npu_dma_job *job)
 		 * replay gets to it, with the line an ordinary descriptor gets.
 		 */
 		trace_npu_dma_submit(&t);
-		dev_dbg(&q->ctx->ndev->dev,
+		npu_dbg(q->ctx->ndev,
 			"queue %u seq %llu: op %u flags 0x%x src 0x%llx dst 0x%llx len %llu height %u: %d (graph %llu task %u)\n",
 			q->id, seq, t.d.opcode, t.d.flags, t.d.src, t.d.dst, t.d.len,
 			t.d.height, t.status, job->d.value, job->pos);

@@ -10,9 +10,13 @@
  * memory costs only what is used. An edu NPU reserves all its pages from
  * host RAM at probe and DMA-maps them for the card.
  *
- * Allocations belong to the context that made them (ctx->mem_tree) and
- * are refcounted: a queued job holds a reference, so MEM_FREE or close
- * during a copy releases the memory only when the copy is done. Each
+ * An allocation is a GEM object of the file that made it, named by a
+ * handle there and by its device address in that file's descriptors
+ * (ctx->mem_tree). Its range is refcounted: the tree holds a reference,
+ * each queued job and graph one more, so GEM_CLOSE or close during a
+ * copy takes the address away at once but releases the memory only when
+ * the copy is done. The range's references together hold one reference
+ * on the GEM object, whose own last reference frees the structure. Each
  * allocation holds a reference on the NPU's memory, so a copy queued on a
  * peer NPU keeps the pages it uses even while this NPU goes away.
  */
@@ -26,6 +30,9 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
 
 #include "npu_dma_queue.h"
 
@@ -63,12 +70,16 @@ struct npu_dma_devmem {
 
 /**
  * struct npu_dma_alloc - one device allocation of a context
+ * @base: the GEM object (see the top of this file for the references)
  * @range: device addresses, in ctx->mem_tree
- * @ndev: its NPU
+ * @owner: the file that allocated it, whose tree holds @range
+ * @ndev: its NPU (the object holds a DRM device reference)
  * @mem: its NPU's memory (referenced)
  */
 struct npu_dma_alloc {
+	struct drm_gem_object base;
 	struct npu_dma_range range;
+	struct drm_file *owner;
 	struct npu_dma_device *ndev;
 	struct npu_dma_devmem *mem;
 };
@@ -376,6 +387,7 @@ static void npu_devmem_release_pages(struct npu_dma_devmem *mem, u64 start,
 		up_read(&mem->gone_lock);
 }
 
+/* The last user of the memory is gone: give it back to the NPU. */
 static void npu_dma_alloc_release(struct kref *ref)
 {
 	struct npu_dma_alloc *a = container_of(ref, struct npu_dma_alloc, range.ref);
@@ -384,9 +396,48 @@ static void npu_dma_alloc_release(struct kref *ref)
 	npu_devmem_release_pages(mem, a->range.start, a->range.size);
 	gen_pool_free(mem->pool, a->range.start, a->range.size);
 	kref_put(&mem->ref, npu_devmem_release);
-	put_device(&a->ndev->dev);
-	kfree(a);
+	drm_gem_object_put(&a->base);
 }
+
+static void npu_alloc_gem_free(struct drm_gem_object *obj)
+{
+	struct npu_dma_alloc *a = container_of(obj, struct npu_dma_alloc, base);
+	struct npu_dma_device *ndev = a->ndev;
+
+	drm_gem_object_release(obj);
+	kfree(a);
+	drm_dev_put(&ndev->drm);
+}
+
+/*
+ * GEM_CLOSE (or the file's close): the address leaves the file's tree
+ * now, unless device removal already emptied it.
+ */
+static void npu_alloc_gem_close(struct drm_gem_object *obj,
+				struct drm_file *file)
+{
+	struct npu_dma_alloc *a = container_of(obj, struct npu_dma_alloc, base);
+	struct npu_dma_ctx *ctx = file->driver_priv;
+	bool taken = false;
+
+	/* A handle of another file (GEM_OPEN on the primary node) names none. */
+	if (file != a->owner)
+		return;
+	mutex_lock(&ctx->lock);
+	if (!a->range.gone) {
+		rb_erase(&a->range.node, &ctx->mem_tree);
+		WRITE_ONCE(a->range.gone, true);
+		taken = true;
+	}
+	mutex_unlock(&ctx->lock);
+	if (taken)
+		npu_dma_alloc_put(&a->range);
+}
+
+static const struct drm_gem_object_funcs npu_alloc_gem_funcs = {
+	.free = npu_alloc_gem_free,
+	.close = npu_alloc_gem_close,
+};
 
 /**
  * npu_dma_alloc_ndev() - the NPU an allocation belongs to
@@ -465,7 +516,8 @@ static int npu_mem_check(struct npu_dma_ctx *ctx,
 	struct npu_dma_device *ndev = ctx->ndev;
 
 	if (req->flags & ~NPU_DMA_MEM_FLAGS_MASK || req->reserved[0] ||
-	    req->reserved[1] || req->dev_addr || req->alloc_size) {
+	    req->reserved[1] || req->dev_addr || req->alloc_size ||
+	    req->handle || req->pad) {
 		npu_dbg(ndev, "bad flags 0x%x or reserved fields\n", req->flags);
 		return -EINVAL;
 	}
@@ -479,85 +531,83 @@ static int npu_mem_check(struct npu_dma_ctx *ctx,
 	return 0;
 }
 
-int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+/* A new allocation of [@addr, + @size) of @ndev, in no tree yet. */
+static struct npu_dma_alloc *npu_alloc_create(struct npu_dma_ctx *ctx,
+					      unsigned long addr, u64 size)
 {
+	struct npu_dma_alloc *a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
 	struct npu_dma_device *ndev = ctx->ndev;
-	struct npu_dma_mem_alloc req;
-	struct npu_dma_alloc *a;
-	unsigned long addr = 0;
-	u64 size = 0;
-	int ret;
 
-	if (copy_from_user(&req, arg, sizeof(req)))
-		return -EFAULT;
-	ret = npu_mem_check(ctx, &req);
-	if (ret)
-		return ret;
-
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
-		return -ENOMEM;
-
-	if (req.policy != NPU_DMA_MEM_NORMAL_ONLY &&
-	    (req.policy == NPU_DMA_MEM_HUGE_ONLY || req.size > SZ_1M))
-		addr = npu_mem_try_alloc(ndev, &req, true, &size);
-	if (!addr && req.policy != NPU_DMA_MEM_HUGE_ONLY)
-		addr = npu_mem_try_alloc(ndev, &req, false, &size);
-	if (!addr) {
-		npu_dbg(ndev, "no room for %llu bytes\n", req.size);
-		kfree(a);
-		return -ENOMEM;
-	}
-
+		return NULL;
+	a->owner = ctx->file;
 	a->ndev = ndev;
-	get_device(&ndev->dev);
+	drm_dev_get(&ndev->drm);
 	a->mem = ndev->mem;
 	kref_get(&a->mem->ref);
 	a->range.start = addr;
 	a->range.size = size;
 	kref_init(&a->range.ref);
+	a->base.funcs = &npu_alloc_gem_funcs;
+	drm_gem_private_object_init(&ndev->drm, &a->base, size);
+	return a;
+}
 
-	/*
-	 * Answer before publishing: once the allocation is in the tree,
-	 * another thread's MEM_FREE may free it, and there is nothing left
-	 * to undo a failed copy-out on.
-	 */
-	req.dev_addr = addr;
-	req.alloc_size = size;
-	if (copy_to_user(arg, &req, sizeof(req))) {
-		ret = -EFAULT;
-		goto err_put;
+int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void *data)
+{
+	struct npu_dma_mem_alloc *req = data;
+	struct npu_dma_device *ndev = ctx->ndev;
+	struct npu_dma_alloc *a;
+	unsigned long addr = 0;
+	u64 size = 0;
+	int ret;
+
+	ret = npu_mem_check(ctx, req);
+	if (ret)
+		return ret;
+
+	if (req->policy != NPU_DMA_MEM_NORMAL_ONLY &&
+	    (req->policy == NPU_DMA_MEM_HUGE_ONLY || req->size > SZ_1M))
+		addr = npu_mem_try_alloc(ndev, req, true, &size);
+	if (!addr && req->policy != NPU_DMA_MEM_HUGE_ONLY)
+		addr = npu_mem_try_alloc(ndev, req, false, &size);
+	if (!addr) {
+		npu_dbg(ndev, "no room for %llu bytes\n", req->size);
+		return -ENOMEM;
 	}
+	a = npu_alloc_create(ctx, addr, size);
+	if (!a) {
+		gen_pool_free(ndev->mem->pool, addr, size);
+		return -ENOMEM;
+	}
+
 	mutex_lock(&ctx->lock);
 	ret = npu_dma_range_insert(&ctx->mem_tree, &a->range);
 	mutex_unlock(&ctx->lock);
-	if (WARN_ON_ONCE(ret))
-		goto err_put;
-	return 0;
-
-err_put:
-	npu_dma_alloc_put(&a->range);
-	return ret;
-}
-
-int npu_dma_mem_free_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
-{
-	struct npu_dma_mem_free req;
-	struct npu_dma_range *r;
-
-	if (copy_from_user(&req, arg, sizeof(req)))
-		return -EFAULT;
-	if (req.flags || req.pad || req.reserved[0] || req.reserved[1])
-		return -EINVAL;
-
-	r = npu_dma_range_take(ctx, &ctx->mem_tree, req.dev_addr);
-	if (!r) {
-		npu_dbg(ctx->ndev, "0x%llx is not an allocation of this context\n",
-			req.dev_addr);
-		return -EINVAL;
+	if (WARN_ON_ONCE(ret)) {
+		npu_dma_alloc_put(&a->range);
+		return ret;
 	}
-	npu_dma_alloc_put(r);
-	return 0;
+
+	/*
+	 * Answer first: once the handle exists another thread may close it
+	 * (handles are predictable) and the allocation may be gone. If the
+	 * DRM core then fails to copy the answer out, the allocation stays
+	 * the file's until close, as every GEM object does.
+	 */
+	req->dev_addr = addr;
+	req->alloc_size = size;
+	ret = drm_gem_handle_create(ctx->file, &a->base, &req->handle);
+	if (ret) {
+		struct npu_dma_range *r;
+
+		r = npu_dma_range_take(ctx, &ctx->mem_tree, addr);
+		if (r)
+			npu_dma_alloc_put(r);
+		req->dev_addr = 0;
+		req->alloc_size = 0;
+	}
+	return ret;
 }
 
 /**

@@ -44,7 +44,7 @@ static void npu_region_free(struct npu_dma_region *r)
 	if (r->accounted)
 		account_locked_vm(r->mm, r->nr_pages, false);
 	mmdrop(r->mm);
-	put_device(&r->ndev->dev);
+	drm_dev_put(&r->ndev->drm);
 	kvfree(r->pages);
 	kfree(r);
 }
@@ -195,7 +195,7 @@ static struct npu_dma_region *npu_region_create(struct npu_dma_ctx *ctx,
 			goto err_unpin;
 	}
 	mmgrab(r->mm);
-	get_device(&r->ndev->dev);
+	drm_dev_get(&r->ndev->drm);
 	trace_npu_dma_pin(r->ndev->index, addr, len, r->nr_pages, longterm);
 	atomic64_inc(&r->ndev->stats.pins);
 	return r;
@@ -228,28 +228,26 @@ struct npu_dma_region *npu_dma_pin_transient(struct npu_dma_ctx *ctx, u64 addr,
 	return npu_region_create(ctx, addr, len, write, false);
 }
 
-static int npu_host_register(struct npu_dma_ctx *ctx, void __user *arg)
+static int npu_host_register(struct npu_dma_ctx *ctx,
+			     const struct npu_dma_host_register *req)
 {
-	struct npu_dma_host_register req;
 	struct npu_dma_region *r;
 	int ret;
 
-	if (copy_from_user(&req, arg, sizeof(req)))
-		return -EFAULT;
-	if (req.flags & ~NPU_DMA_HOST_FLAGS_MASK || req.pad ||
-	    req.reserved[0] || req.reserved[1] || !req.size) {
+	if (req->flags & ~NPU_DMA_HOST_FLAGS_MASK || req->pad ||
+	    req->reserved[0] || req->reserved[1] || !req->size) {
 		npu_dbg(ctx->ndev, "bad flags 0x%x, size or reserved fields\n",
-			req.flags);
+			req->flags);
 		return -EINVAL;
 	}
-	if (req.addr + req.size < req.addr)
+	if (req->addr + req->size < req->addr)
 		return -EINVAL;
 
-	r = npu_region_create(ctx, req.addr, req.size,
-			      !(req.flags & NPU_DMA_HOST_F_READONLY), true);
+	r = npu_region_create(ctx, req->addr, req->size,
+			      !(req->flags & NPU_DMA_HOST_F_READONLY), true);
 	if (IS_ERR(r)) {
-		npu_dbg(ctx->ndev, "cannot pin 0x%llx+%llu: %ld\n", req.addr,
-			req.size, PTR_ERR(r));
+		npu_dbg(ctx->ndev, "cannot pin 0x%llx+%llu: %ld\n", req->addr,
+			req->size, PTR_ERR(r));
 		return PTR_ERR(r);
 	}
 
@@ -258,40 +256,39 @@ static int npu_host_register(struct npu_dma_ctx *ctx, void __user *arg)
 	mutex_unlock(&ctx->lock);
 	if (ret) {
 		npu_dbg(ctx->ndev, "0x%llx+%llu overlaps a registration\n",
-			req.addr, req.size);
+			req->addr, req->size);
 		npu_dma_region_put(&r->range);
 	}
 	return ret;
 }
 
 /* Timed as a whole for debugfs (counters: register_*). */
-int npu_dma_host_register_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+int npu_dma_host_register_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
 	struct npu_dma_stats *st = &ctx->ndev->stats;
 	u64 t = ktime_get_ns();
 	int ret;
 
-	ret = npu_host_register(ctx, arg);
+	ret = npu_host_register(ctx, data);
 	atomic64_inc(&st->reg_calls);
 	atomic64_add(ktime_get_ns() - t, &st->reg_ns);
 	return ret;
 }
 
-int npu_dma_host_unregister_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+int npu_dma_host_unregister_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
-	struct npu_dma_host_unregister req;
+	struct npu_dma_host_unregister *req = data;
 	struct npu_dma_range *r;
 
-	if (copy_from_user(&req, arg, sizeof(req)))
-		return -EFAULT;
-	if (req.flags || req.pad || req.reserved[0] || req.reserved[1])
+	if (req->flags || req->pad || req->reserved[0] || req->reserved[1])
 		return -EINVAL;
 
-	r = npu_dma_range_take(ctx, &ctx->host_tree, req.addr);
+	r = npu_dma_range_take(ctx, &ctx->host_tree, req->addr);
 	if (!r) {
-		npu_dbg(ctx->ndev, "0x%llx is not registered\n", req.addr);
+		npu_dbg(ctx->ndev, "0x%llx is not registered\n", req->addr);
 		return -EINVAL;
 	}
+
 	npu_dma_region_put(r);
 	return 0;
 }

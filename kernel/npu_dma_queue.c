@@ -27,6 +27,7 @@
 #include <linux/ktime.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -39,7 +40,6 @@
 #define CREATE_TRACE_POINTS
 #include "npu_dma_trace.h"
 
-#define NPU_DMA_QUEUE_MMAP_SHIFT	24
 #define NPU_DMA_QUEUE_BUDGET		32
 
 static DEFINE_XARRAY_ALLOC1(npu_dma_queue_ids);
@@ -48,14 +48,6 @@ static struct kmem_cache *npu_dma_job_cache;
 /* Queues stopped at a WAIT, kicked whenever any queue retires work. */
 static DEFINE_SPINLOCK(npu_dma_waiting_lock);
 static LIST_HEAD(npu_dma_waiting);
-
-static void npu_area_put(struct npu_dma_area *area)
-{
-	if (refcount_dec_and_test(&area->ref)) {
-		vfree(area->mem);
-		kfree(area);
-	}
-}
 
 /* Jobs come from one cache: the doorbell allocates, retirement frees. */
 struct npu_dma_job *npu_dma_job_alloc(void)
@@ -230,7 +222,7 @@ static void npu_queue_note_one(struct npu_dma_queue *q, struct npu_dma_job *job)
 	if (job->status)
 		trace_npu_dma_error(job);
 	trace_npu_dma_complete(job);
-	dev_dbg(&q->ctx->ndev->dev, "queue %u seq %llu: complete: %d\n", q->id,
+	npu_dbg(q->ctx->ndev, "queue %u seq %llu: complete: %d\n", q->id,
 		job->seq, job->status);
 	if (job->status) {
 		if (!READ_ONCE(ctrl->error_seq)) {
@@ -452,12 +444,46 @@ static bool npu_queue_run_ready(struct npu_dma_queue *q, int *budget,
 	return true;
 }
 
+/*
+ * The engine is entered only inside drm_dev_enter(): once the NPU is
+ * unplugged, what is left fails as an aborted queue's work does. The
+ * helpers a job starts on other channels (batches, split copies) run
+ * while the job waits for them, inside the same section.
+ */
+static bool npu_queue_enter(struct npu_dma_queue *q, int *idx)
+{
+	if (drm_dev_enter(&q->ctx->ndev->drm, idx))
+		return true;
+	spin_lock_irq(&q->lock);
+	q->aborting = true;
+	spin_unlock_irq(&q->lock);
+	return false;
+}
+
+/*
+ * A run of the worker, charged to the file's engine time (fdinfo
+ * drm-engine-dma) once per run rather than per job: the clock is read
+ * twice per run (local_clock(): a clocksource read can trap into the
+ * hypervisor), and a worker that moved CPU, whose clock may go back,
+ * charges nothing for that run.
+ */
+static void npu_queue_charge(struct npu_dma_queue *q, u64 t0)
+{
+	u64 t1 = local_clock();
+
+	if (t1 > t0)
+		atomic64_add(t1 - t0, &q->ctx->engine_ns);
+}
+
 static void npu_queue_work(struct work_struct *work)
 {
 	struct npu_dma_queue *q = container_of(work, struct npu_dma_queue, work);
 	int budget = NPU_DMA_QUEUE_BUDGET;
-	bool retired = false;
+	bool entered, retired = false;
+	u64 t0 = local_clock();
+	int idx;
 
+	entered = npu_queue_enter(q, &idx);
 	while (npu_queue_run_ready(q, &budget, &retired)) {
 		if (npu_queue_first(q))
 			break;	/* parked at a WAIT or barrier: kicked later */
@@ -470,7 +496,10 @@ static void npu_queue_work(struct work_struct *work)
 			break;
 		npu_queue_set_need_wakeup(q, false);
 	}
+	if (entered)
+		drm_dev_exit(idx);
 	if (retired) {
+		npu_queue_charge(q, t0);
 		if (q->efd)
 			npu_dma_eventfd_signal(q->efd);
 		npu_queue_kick_waiting();
@@ -488,34 +517,21 @@ static int npu_queue_check_create(struct npu_dma_queue_create *req)
 	return 0;
 }
 
-static struct npu_dma_area *npu_area_alloc(size_t size)
-{
-	struct npu_dma_area *area = kzalloc(sizeof(*area), GFP_KERNEL);
-
-	if (!area)
-		return NULL;
-	area->size = PAGE_ALIGN(size);
-	area->mem = vmalloc_user(area->size);
-	if (!area->mem) {
-		kfree(area);
-		return NULL;
-	}
-	refcount_set(&area->ref, 1);
-	return area;
-}
-
 static struct npu_dma_queue *npu_queue_alloc(struct npu_dma_ctx *ctx, u32 entries)
 {
-	struct npu_dma_queue *q = kzalloc(sizeof(*q), GFP_KERNEL);
+	struct npu_dma_queue *q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
+	struct npu_dma_area *area;
 
 	if (!q)
-		return NULL;
-	q->area = npu_area_alloc(NPU_DMA_QUEUE_RING_OFFSET +
-				 (size_t)entries * sizeof(struct npu_dma_desc));
-	if (!q->area) {
+		return ERR_PTR(-ENOMEM);
+	area = npu_dma_area_create(ctx, NPU_DMA_QUEUE_RING_OFFSET +
+				   (size_t)entries * sizeof(struct npu_dma_desc),
+				   false);
+	if (IS_ERR(area)) {
 		kfree(q);
-		return NULL;
+		return ERR_CAST(area);
 	}
+	q->area = area;
 	kref_init(&q->ref);
 	q->ctx = ctx;
 	q->entries = entries;
@@ -536,34 +552,32 @@ static void npu_queue_free(struct npu_dma_queue *q)
 {
 	if (q->efd)
 		eventfd_ctx_put(q->efd);
-	npu_area_put(q->area);
+	npu_dma_area_put(q->area);
 	npu_dma_queue_put(q);
 }
 
-int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
-	struct npu_dma_queue_create req;
+	struct npu_dma_queue_create *req = data;
 	struct npu_dma_queue *q;
 	int ret;
 
-	if (copy_from_user(&req, arg, sizeof(req)))
-		return -EFAULT;
-	ret = npu_queue_check_create(&req);
+	ret = npu_queue_check_create(req);
 	if (ret) {
-		npu_dbg(ctx->ndev, "bad queue parameters (entries %u)\n", req.entries);
+		npu_dbg(ctx->ndev, "bad queue parameters (entries %u)\n", req->entries);
 		return ret;
 	}
-	q = npu_queue_alloc(ctx, req.entries);
-	if (!q)
-		return -ENOMEM;
-	if (req.eventfd >= 0) {
-		q->efd = eventfd_ctx_fdget(req.eventfd);
+	q = npu_queue_alloc(ctx, req->entries);
+	if (IS_ERR(q))
+		return PTR_ERR(q);
+	if (req->eventfd >= 0) {
+		q->efd = eventfd_ctx_fdget(req->eventfd);
 		if (IS_ERR(q->efd)) {
 			ret = PTR_ERR(q->efd);
 			q->efd = NULL;
 			goto err_free;
 		}
-	} else if (req.eventfd != -1) {
+	} else if (req->eventfd != -1) {
 		ret = -EBADF;
 		goto err_free;
 	}
@@ -572,7 +586,8 @@ int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 	 * Reserve the index and the id (a NULL entry: no lookup finds it)
 	 * and publish the queue only once nothing can fail: another thread
 	 * could guess the id and submit, and a queue with work cannot just
-	 * be freed.
+	 * be freed. (The DRM core copies the answer out after this returns:
+	 * if that fails the queue stays the file's, as GEM objects do.)
 	 */
 	ret = xa_alloc(&ctx->queues, &q->index, NULL,
 		       XA_LIMIT(0, NPU_DMA_MAX_QUEUES - 1), GFP_KERNEL);
@@ -582,14 +597,9 @@ int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 	if (ret)
 		goto err_erase_index;
 
-	req.queue_id = q->id;
-	req.mmap_offset = NPU_DMA_QUEUE_MMAP_BASE +
-			  ((u64)q->index << NPU_DMA_QUEUE_MMAP_SHIFT);
-	req.mmap_size = q->area->size;
-	if (copy_to_user(arg, &req, sizeof(req))) {
-		ret = -EFAULT;
-		goto err_erase_id;
-	}
+	req->queue_id = q->id;
+	req->mmap_offset = npu_dma_area_offset(q->area);
+	req->mmap_size = q->area->size;
 	/* Reserved slots exist: storing there allocates nothing. */
 	ret = xa_err(xa_store(&ctx->queues, q->index, q, GFP_KERNEL));
 	if (!ret)
@@ -641,15 +651,13 @@ static void npu_queue_kill(struct npu_dma_queue *q)
 	npu_queue_free(q);
 }
 
-int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
-	struct npu_dma_queue_destroy req;
+	struct npu_dma_queue_destroy *req = data;
 	struct npu_dma_queue *q;
 	int ret;
 
-	if (copy_from_user(&req, arg, sizeof(req)))
-		return -EFAULT;
-	q = npu_queue_from_arg(ctx, req.queue_id, req.flags, req.reserved);
+	q = npu_queue_from_arg(ctx, req->queue_id, req->flags, req->reserved);
 	if (IS_ERR(q))
 		return PTR_ERR(q);
 
@@ -715,15 +723,13 @@ void npu_dma_queue_destroy_all(struct npu_dma_ctx *ctx)
 	}
 }
 
-int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
-	struct npu_dma_queue_submit req;
+	struct npu_dma_queue_submit *req = data;
 	struct npu_dma_queue *q;
 	int ret;
 
-	if (copy_from_user(&req, arg, sizeof(req)))
-		return -EFAULT;
-	q = npu_queue_from_arg(ctx, req.queue_id, req.flags, req.reserved);
+	q = npu_queue_from_arg(ctx, req->queue_id, req->flags, req->reserved);
 	if (IS_ERR(q))
 		return PTR_ERR(q);
 
@@ -746,23 +752,21 @@ int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 	return ret;
 }
 
-int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
+int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
-	struct npu_dma_barrier_release req;
+	struct npu_dma_barrier_release *req = data;
 	struct npu_dma_queue *q;
 	int ret = 0;
 
-	if (copy_from_user(&req, arg, sizeof(req)))
-		return -EFAULT;
-	q = npu_queue_from_arg(ctx, req.queue_id, req.flags, req.reserved);
+	q = npu_queue_from_arg(ctx, req->queue_id, req->flags, req->reserved);
 	if (IS_ERR(q))
 		return PTR_ERR(q);
 
 	spin_lock_irq(&q->lock);
-	if (!req.seq || q->barrier_seq != req.seq)
+	if (!req->seq || q->barrier_seq != req->seq)
 		ret = -EINVAL;
 	else
-		q->barrier_released = req.seq;
+		q->barrier_released = req->seq;
 	/*
 	 * Under q->lock, as for a doorbell: a killer sets aborting under it
 	 * before its last kick, and an aborting queue needs no other.
@@ -774,18 +778,6 @@ int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void __user *arg)
 	return ret;
 }
 
-static void npu_area_vm_open(struct vm_area_struct *vma)
-{
-	struct npu_dma_area *area = vma->vm_private_data;
-
-	refcount_inc(&area->ref);
-}
-
-static void npu_area_vm_close(struct vm_area_struct *vma)
-{
-	npu_area_put(vma->vm_private_data);
-}
-
 /**
  * npu_dma_vmalloc_fault() - map a page of a vmalloc_user() area again
  * @vmf: the fault
@@ -794,9 +786,10 @@ static void npu_area_vm_close(struct vm_area_struct *vma)
  * @pgoff: file page offset at which the area starts
  *
  * remap_vmalloc_range() fills the page tables at mmap time; this brings
- * a page back once they were zapped (MADV_DONTNEED), so the process sees
- * the same memory again instead of a SIGBUS. @vmf->pgoff is the file
- * offset, which stays right when a partial munmap splits the mapping.
+ * a page back once they were zapped (MADV_DONTNEED, drm_dev_unplug()), so
+ * the process sees the same memory again instead of a SIGBUS.
+ * @vmf->pgoff is the file offset, which stays right when a partial munmap
+ * splits the mapping.
  *
  * Return: 0 with @vmf->page referenced, VM_FAULT_SIGBUS outside the area.
  */
@@ -810,65 +803,6 @@ vm_fault_t npu_dma_vmalloc_fault(struct vm_fault *vmf, void *mem, size_t size,
 	vmf->page = vmalloc_to_page(mem + (index << PAGE_SHIFT));
 	get_page(vmf->page);
 	return 0;
-}
-
-/*
- * Queue mappings sit 1 << NPU_DMA_QUEUE_MMAP_SHIFT apart, so the file
- * offset within that span is the offset in the area, also in what is
- * left of a mapping after a partial munmap.
- */
-static vm_fault_t npu_area_vm_fault(struct vm_fault *vmf)
-{
-	struct npu_dma_area *area = vmf->vma->vm_private_data;
-	pgoff_t span = 1UL << (NPU_DMA_QUEUE_MMAP_SHIFT - PAGE_SHIFT);
-
-	return npu_dma_vmalloc_fault(vmf, area->mem, area->size,
-				     vmf->pgoff & ~(span - 1));
-}
-
-static const struct vm_operations_struct npu_area_vm_ops = {
-	.open = npu_area_vm_open,
-	.close = npu_area_vm_close,
-	.fault = npu_area_vm_fault,
-};
-
-int npu_dma_queue_mmap(struct npu_dma_ctx *ctx, struct vm_area_struct *vma)
-{
-	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
-	struct npu_dma_area *area = NULL;
-	struct npu_dma_queue *q;
-	int ret;
-
-	if (off < NPU_DMA_QUEUE_MMAP_BASE ||
-	    (off - NPU_DMA_QUEUE_MMAP_BASE) & ((1ULL << NPU_DMA_QUEUE_MMAP_SHIFT) - 1))
-		return -EINVAL;
-
-	mutex_lock(&ctx->lock);
-	q = xa_load(&ctx->queues,
-		    (off - NPU_DMA_QUEUE_MMAP_BASE) >> NPU_DMA_QUEUE_MMAP_SHIFT);
-	if (q) {
-		area = q->area;
-		refcount_inc(&area->ref);
-	}
-	mutex_unlock(&ctx->lock);
-	if (!area)
-		return -EINVAL;
-
-	ret = -EINVAL;
-	if (vma->vm_end - vma->vm_start != area->size)
-		goto err_put;
-	/* VM_IO: madvise(MADV_DOFORK) must not undo VM_DONTCOPY. */
-	npu_dma_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP, 0);
-	ret = remap_vmalloc_range(vma, area->mem, 0);
-	if (ret)
-		goto err_put;
-	vma->vm_private_data = area;
-	vma->vm_ops = &npu_area_vm_ops;
-	return 0;
-
-err_put:
-	npu_area_put(area);
-	return ret;
 }
 
 int npu_dma_queue_init(void)

@@ -9,6 +9,8 @@
 #include <linux/eventfd.h>
 #include <linux/spinlock.h>
 
+#include <drm/drm_gem.h>
+
 #include "npu_dma.h"
 
 /**
@@ -193,20 +195,24 @@ struct npu_dma_queue {
 };
 
 /**
- * struct npu_dma_area - memory shared with user space, vmalloc_user'ed
- * @ref: one per owner (queue) and one per mapping
- * @mem: the memory
+ * struct npu_dma_area - memory shared with user space (npu_dma_area.c)
+ * @base: the GEM object; its refcount: the owner and each mapping
+ * @owner: the file that may map it
+ * @mem: the memory, vmalloc_user'ed
  * @size: its size, page aligned
+ * @readonly: mapped without write permission
  */
 struct npu_dma_area {
-	refcount_t ref;
+	struct drm_gem_object base;
+	struct drm_file *owner;
 	void *mem;
 	size_t size;
+	bool readonly;
 };
 
 /* npu_dma_pin.c */
-int npu_dma_host_register_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
-int npu_dma_host_unregister_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+int npu_dma_host_register_ioctl(struct npu_dma_ctx *ctx, void *data);
+int npu_dma_host_unregister_ioctl(struct npu_dma_ctx *ctx, void *data);
 void npu_dma_host_release_all(struct npu_dma_ctx *ctx);
 struct npu_dma_region *npu_dma_pin_transient(struct npu_dma_ctx *ctx, u64 addr,
 					     u64 len, bool write);
@@ -231,8 +237,8 @@ void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
 void npu_dma_job_put_refs(struct npu_dma_job *job);
 
 /* npu_dma_graph.c: validate-once descriptor lists */
-int npu_dma_graph_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
-int npu_dma_graph_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
+int npu_dma_graph_create_ioctl(struct npu_dma_ctx *ctx, void *data);
+int npu_dma_graph_destroy_ioctl(struct npu_dma_ctx *ctx, void *data);
 void npu_dma_graph_release_all(struct npu_dma_ctx *ctx);
 struct npu_dma_graph *npu_dma_graph_get(struct npu_dma_ctx *ctx, u32 id);
 void npu_dma_graph_put(struct npu_dma_graph *g);
@@ -267,11 +273,10 @@ int npu_dma_queue_pull_locked(struct npu_dma_queue *q);
 struct npu_dma_job *npu_dma_job_alloc(void);
 void npu_dma_job_free(struct npu_dma_job *job);
 void npu_dma_queue_kick(struct npu_dma_queue *q);
-int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
-int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
-int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
-int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void __user *arg);
-int npu_dma_queue_mmap(struct npu_dma_ctx *ctx, struct vm_area_struct *vma);
+int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void *data);
+int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void *data);
+int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void *data);
+int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void *data);
 vm_fault_t npu_dma_vmalloc_fault(struct vm_fault *vmf, void *mem, size_t size,
 				 pgoff_t pgoff);
 void npu_dma_queue_destroy_all(struct npu_dma_ctx *ctx);

@@ -110,15 +110,15 @@ void npu_dma_range_drain(struct npu_dma_ctx *ctx, struct rb_root *root,
 	 * which mmap() holds when it takes ctx->lock (lock order).
 	 */
 	mutex_lock(&ctx->lock);
+	/* Gone under the lock: a GEM close checks it there (npu_dma_mem.c). */
+	for (n = rb_first(root); n; n = rb_next(n))
+		WRITE_ONCE(rb_entry(n, struct npu_dma_range, node)->gone, true);
 	drained = *root;
 	*root = RB_ROOT;
 	mutex_unlock(&ctx->lock);
 
 	while ((n = rb_first(&drained))) {
-		struct npu_dma_range *r = rb_entry(n, struct npu_dma_range, node);
-
 		rb_erase(n, &drained);
-		WRITE_ONCE(r->gone, true);
-		put(r);
+		put(rb_entry(n, struct npu_dma_range, node));
 	}
 }

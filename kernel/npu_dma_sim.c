@@ -225,13 +225,12 @@ static int npu_sim_probe(struct platform_device *pdev)
 	ndev->mem_size = (u64)sim_mem_mb << 20;
 	ndev->nr_channels = sim_channels;
 	/* npu_dma_sim.N sits behind switch N / sim_switch. */
-	ndev->link_group = sim_switch ? pdev->id / sim_switch : 0;
+	ndev->link_group = sim_switch ?
+		*(const unsigned int *)dev_get_platdata(&pdev->dev) / sim_switch : 0;
 
 	ret = npu_dma_device_add(ndev);
-	if (ret) {
-		put_device(&ndev->dev);
+	if (ret)
 		return ret;
-	}
 	sim->ndev = ndev;
 	platform_set_drvdata(pdev, sim);
 	return 0;
@@ -284,6 +283,38 @@ int npu_dma_sim_check_params(unsigned int nr_sim)
 	return 0;
 }
 
+/*
+ * Sim NPU @n is the platform device "npu_dma_sim.@n", bound to the sim
+ * driver by driver_override. Its number is part of the device's name
+ * rather than a platform id so that its MODALIAS differs from the other
+ * sim NPUs': libdrm tells platform DRM devices without a device tree
+ * apart by that alone, and would fold them into one. The number itself
+ * travels as platform data.
+ */
+static struct platform_device *npu_sim_device_add(unsigned int n)
+{
+	struct platform_device *pdev;
+	char name[32];
+	int ret;
+
+	snprintf(name, sizeof(name), NPU_SIM_DRV_NAME ".%u", n);
+	pdev = platform_device_alloc(name, PLATFORM_DEVID_NONE);
+	if (!pdev)
+		return ERR_PTR(-ENOMEM);
+	/* Freed with the device (platform_device_release()). */
+	pdev->driver_override = kstrdup(NPU_SIM_DRV_NAME, GFP_KERNEL);
+	ret = pdev->driver_override ? 0 : -ENOMEM;
+	if (!ret)
+		ret = platform_device_add_data(pdev, &n, sizeof(n));
+	if (!ret)
+		ret = platform_device_add(pdev);
+	if (ret) {
+		platform_device_put(pdev);
+		return ERR_PTR(ret);
+	}
+	return pdev;
+}
+
 /**
  * npu_dma_sim_init() - register the sim driver and create its devices
  * @nr_sim: number of simulated NPUs
@@ -304,8 +335,7 @@ int npu_dma_sim_init(unsigned int nr_sim)
 		return ret;
 
 	for (npu_sim_count = 0; npu_sim_count < nr_sim; npu_sim_count++) {
-		pdev = platform_device_register_simple(NPU_SIM_DRV_NAME,
-						       npu_sim_count, NULL, 0);
+		pdev = npu_sim_device_add(npu_sim_count);
 		if (IS_ERR(pdev)) {
 			ret = PTR_ERR(pdev);
 			pr_err(NPU_DMA_NAME ": Failed to create sim device %u: %d\n",

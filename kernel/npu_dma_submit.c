@@ -72,7 +72,7 @@ static void npu_submit_trace(const struct npu_dma_job *job)
 	/* A replay traces each task as it reaches it (npu_dma_graph_run()). */
 	if (d->opcode != NPU_DMA_OP_GRAPH || job->status)
 		trace_npu_dma_submit(job);
-	dev_dbg(&job->q->ctx->ndev->dev,
+	npu_dbg(job->q->ctx->ndev,
 		"queue %u seq %llu: op %u flags 0x%x src 0x%llx dst 0x%llx len %llu height %u: %d\n",
 		job->q->id, job->seq, d->opcode, d->flags, d->src, d->dst,
 		d->len, d->height, job->status);

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * npu_dma: sysfs attributes of /sys/class/npu_dma/npu_dmaN.
+ * npu_dma: sysfs attributes of an NPU, on its bus device (the PCI
+ * function of an edu NPU, the platform device of a sim one), as DRM
+ * drivers keep theirs: /sys/class/drm/renderDN/device/ reaches them.
+ * npu_index names the NPU (npu_dma_info.index); user space finds NPU N
+ * by it, as the DRM minor numbers are shared with other drivers.
  *
  * Most values are fixed for the life of the device. The usage counters
  * (mem_used, queues, clients) are snapshots taken under the locks that
@@ -14,6 +18,19 @@
 
 #include "npu_dma.h"
 
+/* Attributes exist only while their NPU is registered (see the top). */
+static struct npu_dma_device *npu_attr_ndev(struct device *dev)
+{
+	return npu_dma_device_by_parent(dev);
+}
+
+static ssize_t npu_index_show(struct device *dev, struct device_attribute *attr,
+			      char *buf)
+{
+	return sysfs_emit(buf, "%d\n", npu_attr_ndev(dev)->index);
+}
+static DEVICE_ATTR_RO(npu_index);
+
 static const char * const npu_dma_backend_names[] = {
 	[NPU_DMA_BACKEND_EDU] = "edu",
 	[NPU_DMA_BACKEND_SIM] = "sim",
@@ -22,7 +39,7 @@ static const char * const npu_dma_backend_names[] = {
 static ssize_t backend_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	struct npu_dma_device *ndev = to_npu_dma_device(dev);
+	struct npu_dma_device *ndev = npu_attr_ndev(dev);
 
 	return sysfs_emit(buf, "%s\n", npu_dma_backend_names[ndev->backend]);
 }
@@ -31,7 +48,7 @@ static DEVICE_ATTR_RO(backend);
 static ssize_t pci_address_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
 {
-	struct npu_dma_device *ndev = to_npu_dma_device(dev);
+	struct npu_dma_device *ndev = npu_attr_ndev(dev);
 
 	return sysfs_emit(buf, "%s\n", pci_name(to_pci_dev(ndev->parent)));
 }
@@ -40,21 +57,21 @@ static DEVICE_ATTR_RO(pci_address);
 static ssize_t mem_size_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	return sysfs_emit(buf, "%llu\n", to_npu_dma_device(dev)->mem_size);
+	return sysfs_emit(buf, "%llu\n", npu_attr_ndev(dev)->mem_size);
 }
 static DEVICE_ATTR_RO(mem_size);
 
 static ssize_t dma_channels_show(struct device *dev,
 				 struct device_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%u\n", to_npu_dma_device(dev)->nr_channels);
+	return sysfs_emit(buf, "%u\n", npu_attr_ndev(dev)->nr_channels);
 }
 static DEVICE_ATTR_RO(dma_channels);
 
 static ssize_t mem_used_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	struct npu_dma_device *ndev = to_npu_dma_device(dev);
+	struct npu_dma_device *ndev = npu_attr_ndev(dev);
 
 	return sysfs_emit(buf, "%llu\n",
 			  ndev->mem_size - npu_dma_devmem_free_bytes(ndev));
@@ -64,7 +81,7 @@ static DEVICE_ATTR_RO(mem_used);
 static ssize_t queues_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
 {
-	struct npu_dma_device *ndev = to_npu_dma_device(dev);
+	struct npu_dma_device *ndev = npu_attr_ndev(dev);
 	struct npu_dma_ctx *ctx;
 	unsigned long index;
 	unsigned int n = 0;
@@ -86,7 +103,7 @@ static DEVICE_ATTR_RO(queues);
 static ssize_t clients_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
 {
-	struct npu_dma_device *ndev = to_npu_dma_device(dev);
+	struct npu_dma_device *ndev = npu_attr_ndev(dev);
 	struct npu_dma_ctx *ctx, *prev;
 	int len = 0;
 
@@ -113,7 +130,7 @@ static DEVICE_ATTR_RO(clients);
 static ssize_t peers_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
-	u64 peers = npu_dma_device_peers(to_npu_dma_device(dev));
+	u64 peers = npu_dma_device_peers(npu_attr_ndev(dev));
 	int len = 0, i;
 
 	for (i = 0; i < NPU_DMA_MAX_DEVICES; i++)
@@ -124,6 +141,7 @@ static ssize_t peers_show(struct device *dev, struct device_attribute *attr,
 static DEVICE_ATTR_RO(peers);
 
 static struct attribute *npu_dma_dev_attrs[] = {
+	&dev_attr_npu_index.attr,
 	&dev_attr_backend.attr,
 	&dev_attr_pci_address.attr,
 	&dev_attr_mem_size.attr,
@@ -139,9 +157,7 @@ static struct attribute *npu_dma_dev_attrs[] = {
 static umode_t npu_dma_attr_visible(struct kobject *kobj, struct attribute *attr,
 				    int n)
 {
-	struct npu_dma_device *ndev = to_npu_dma_device(kobj_to_dev(kobj));
-
-	if (attr == &dev_attr_pci_address.attr && !dev_is_pci(ndev->parent))
+	if (attr == &dev_attr_pci_address.attr && !dev_is_pci(kobj_to_dev(kobj)))
 		return 0;
 	return attr->mode;
 }
@@ -151,7 +167,12 @@ static const struct attribute_group npu_dma_dev_group = {
 	.is_visible = npu_dma_attr_visible,
 };
 
-const struct attribute_group *npu_dma_dev_groups[] = {
-	&npu_dma_dev_group,
-	NULL
-};
+int npu_dma_sysfs_add(struct npu_dma_device *ndev)
+{
+	return sysfs_create_group(&ndev->parent->kobj, &npu_dma_dev_group);
+}
+
+void npu_dma_sysfs_remove(struct npu_dma_device *ndev)
+{
+	sysfs_remove_group(&ndev->parent->kobj, &npu_dma_dev_group);
+}

@@ -514,7 +514,7 @@ static bool npu_xfer_moves(const struct npu_dma_job *job)
 static void npu_xfer_start(struct npu_dma_job *job)
 {
 	trace_npu_dma_start(job);
-	dev_dbg(&job->q->ctx->ndev->dev, "queue %u seq %llu: start on channel %d\n",
+	npu_dbg(job->q->ctx->ndev, "queue %u seq %llu: start on channel %d\n",
 		job->q->id, job->seq, job->chan);
 }
 

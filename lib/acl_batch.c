@@ -9,8 +9,9 @@
  * BATCH_BEGIN, the copies, BATCH_END, in one doorbell. The driver runs
  * them in any order, spread over its DMA channels, and retires the batch
  * as a unit in stream order. A batch larger than the ring (1024 entries
- * for a stream, 256 for the library rings of synchronous calls) is cut
- * into consecutive batches of a ring each.
+ * for a stream, 256 for the library rings of synchronous calls, fewer
+ * if the driver's max_queue_entries is lower) is cut into consecutive
+ * batches of a ring each.
  *
  * Host memory may be pinned or pageable, member by member; a pageable
  * member is pinned by the driver for its copy. When a batch has one, the
@@ -423,7 +424,7 @@ static aclError acl_memcpy_batch(struct acl_batch_args *a, aclrtStream stream)
 		ret = acl_sync_allowed("batch");
 		if (ret)
 			return ret;
-		l.unit = ACL_SYNC_RING_ENTRIES;
+		l.unit = acl_sync_ring_min();
 	}
 	ret = acl_batch_plan(a, &run, &l);
 	if (!ret && a->async)

@@ -6,7 +6,7 @@
  * submitted (descriptors, and the bookkeeping of host tasks and event
  * records) to the stream's graph instead of ringing the doorbell. A graph
  * is therefore a ready-made descriptor array. aclmdlRICaptureEnd() hands
- * it to the driver (NPU_DMA_IOCTL_GRAPH_CREATE), which validates it once;
+ * it to the driver (DRM_IOCTL_NPU_DMA_GRAPH_CREATE), which validates it once;
  * aclmdlRIExecuteAsync() then puts a single GRAPH descriptor on the
  * target stream, queues copies of the graph's host tasks for the stream's
  * runner and points its events at the new records (a GRAPH descriptor
@@ -66,7 +66,7 @@ static void acl_graph_load(struct acl_graph *g)
 	if (!(dev->info.caps & NPU_DMA_CAP_GRAPH) || !g->n ||
 	    g->n > dev->info.max_graph_tasks)
 		return;
-	if (acl_ioctl(dev->fd, NPU_DMA_IOCTL_GRAPH_CREATE, &c))
+	if (acl_kmd_graph_create(dev->fd, &c))
 		return;
 	g->kid = c.graph_id;
 	g->kgen = dev->gen;
@@ -81,12 +81,11 @@ static bool acl_graph_loaded(const struct acl_graph *g)
 
 static void acl_graph_free(struct acl_graph *g)
 {
-	struct npu_dma_graph_destroy gd = { .graph_id = g->kid };
 	size_t i;
 
 	/* Fails harmlessly if the device was reset meanwhile. */
 	if (acl_graph_loaded(g))
-		acl_ioctl(g->dev->fd, NPU_DMA_IOCTL_GRAPH_DESTROY, &gd);
+		acl_kmd_graph_destroy(g->dev->fd, g->kid);
 	for (i = 0; i < g->nrefs; i++)
 		free(g->refs[i].task);
 	free(g->refs);

@@ -259,7 +259,7 @@ aclError acl_xfer_run_async(const struct acl_xfer *x, struct acl_stream *s)
 	}
 	err = acl_xfer_submit(x, s->ring, s, &first, &last);
 	if (err)
-		return acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT");
+		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT");
 	if (!x->pageable || !last)
 		return ACL_SUCCESS;
 	err = acl_ring_wait(s->ring, last, -1);
@@ -358,7 +358,7 @@ static bool acl_copy_fast(void *dst, const void *src, size_t count,
 	}
 	err = acl_ring_push_one(s->ring, &d, &seq);
 	pthread_mutex_unlock(&s->ring->lock);
-	*ret = err ? acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT") :
+	*ret = err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") :
 		     ACL_SUCCESS;
 	return true;
 }

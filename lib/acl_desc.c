@@ -148,7 +148,7 @@ static aclError acl_desc_queue(struct acl_stream *s, struct npu_dma_desc *d)
 			       "addresses from device memory", s->ctx->dev->id);
 	d->opcode = NPU_DMA_OP_COPY_INDIRECT;
 	err = acl_stream_put_descs(s, d, 1, &first, &last);
-	return err ? acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT") :
+	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") :
 		     ACL_SUCCESS;
 }
 

@@ -6,12 +6,9 @@
  * that NPU (memory, registrations, queues), as CANN's reset does.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "acl_internal.h"
 
@@ -34,53 +31,52 @@ struct acl_device *acl_device_get(int32_t id)
 	return &acl_g.dev[id];
 }
 
+/*
+ * The context's event table, read-only, where GET_INFO says. The driver
+ * must offer at least the slots it claims.
+ */
 static int acl_device_map_events(struct acl_device *dev)
 {
-	size_t size = (size_t)dev->info.max_event_slots *
-		      sizeof(struct npu_dma_event_slot);
-	void *p;
+	uint64_t need = (uint64_t)dev->info.max_event_slots *
+			sizeof(struct npu_dma_event_slot);
+	uint64_t size = dev->info.events_size;
+	void *p = NULL;
+	int err;
 
-	size = (size + ACL_PAGE_SIZE - 1) & ~(ACL_PAGE_SIZE - 1);
-	p = mmap(NULL, size, PROT_READ, MAP_SHARED, dev->fd,
-		 NPU_DMA_MMAP_EVENTS);
-	if (p == MAP_FAILED)
-		return -errno;
+	if (!need || size < need)
+		return -EPROTO;
+	err = acl_kmd_mmap(dev->fd, dev->info.events_offset, (size_t)size,
+			   PROT_READ, &p);
+	if (err)
+		return err;
 	dev->slots = p;
-	dev->slots_size = size;
+	dev->slots_size = (size_t)size;
 	dev->slot_map = calloc((dev->info.max_event_slots + 63) / 64,
 			       sizeof(uint64_t));
 	return dev->slot_map ? 0 : -ENOMEM;
 }
 
-static int acl_device_query(struct acl_device *dev)
-{
-	memset(&dev->info, 0, sizeof(dev->info));
-	dev->info.size = sizeof(dev->info);
-	return acl_ioctl(dev->fd, NPU_DMA_IOCTL_GET_INFO, &dev->info);
-}
-
 aclError acl_device_open_locked(struct acl_device *dev)
 {
-	char path[32];
+	struct npu_dma_info info;
+	aclError e;
 	int fd, ret;
 
 	if (acl_device_is_open(dev))
 		return ACL_SUCCESS;
-	snprintf(path, sizeof(path), "/dev/npu_dma%d", dev->phys);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return acl_err_sys(-errno, path);
+	/* dev->info keeps the last opening's until this one succeeds. */
+	e = acl_node_open_locked(dev->phys, &fd, &info);
+	if (e)
+		return e;
+	dev->info = info;
 	dev->fd = fd;
-	ret = acl_device_query(dev);
-	if (!ret && dev->va_base && dev->va_size != dev->info.mem_size)
+	if (dev->va_base && dev->va_size != dev->info.mem_size)
 		acl_va_release(dev);	/* module reloaded with a new size */
-	if (!ret)
-		ret = acl_va_reserve(dev);
+	ret = acl_va_reserve(dev);
 	if (!ret)
 		ret = acl_device_map_events(dev);
 	if (ret) {
-		aclError e = acl_err_sys(ret, "setting up the NPU");
-
+		e = acl_err_sys(ret, "setting up the NPU");
 		acl_device_close_locked(dev);
 		return e;
 	}
@@ -120,13 +116,38 @@ void acl_device_close_locked(struct acl_device *dev)
 	pthread_mutex_unlock(&dev->lock);
 	acl_host_forget_device(dev);
 	acl_peer_forget(dev);
+	acl_mem_forget(dev);
 	if (dev->slots)
 		munmap((void *)dev->slots, dev->slots_size);
 	dev->slots = NULL;
 	free(dev->slot_map);
 	dev->slot_map = NULL;
 	__atomic_store_n(&dev->fd, -1, __ATOMIC_RELEASE);
-	close(fd);
+	/* The driver frees what the file held: memory, pins, queues. */
+	acl_kmd_close(fd);
+}
+
+/* Library rings are ACL_SYNC_RING_ENTRIES long, if the driver allows. */
+static uint32_t acl_sync_ring_entries(const struct acl_device *dev)
+{
+	uint32_t max = dev->info.max_queue_entries;
+
+	return max && max < ACL_SYNC_RING_ENTRIES ? max : ACL_SYNC_RING_ENTRIES;
+}
+
+uint32_t acl_sync_ring_min(void)
+{
+	int i, n = __atomic_load_n(&acl_g.ndev, __ATOMIC_ACQUIRE);
+	uint32_t min = ACL_SYNC_RING_ENTRIES, e;
+
+	for (i = 0; i < n; i++) {
+		if (!acl_device_is_open(&acl_g.dev[i]))
+			continue;
+		e = acl_sync_ring_entries(&acl_g.dev[i]);
+		if (e < min)
+			min = e;
+	}
+	return min;
 }
 
 /*
@@ -151,7 +172,7 @@ struct acl_ring *acl_sync_ring_acquire(struct acl_device *dev, int *slot,
 		}
 	}
 	if (n < ACL_SYNC_RINGS && n < (int)dev->info.nr_channels + 1) {
-		r = acl_ring_create(dev->fd, ACL_SYNC_RING_ENTRIES, &err);
+		r = acl_ring_create(dev->fd, acl_sync_ring_entries(dev), &err);
 		if (!r) {
 			pthread_mutex_unlock(&dev->lock);
 			*ret = acl_err_sys(err, "creating a copy queue");
@@ -382,7 +403,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
 					     size_t *total)
 {
 	struct acl_context *ctx;
-	struct npu_dma_info info = { .size = sizeof(info) };
+	struct npu_dma_info info;
 	int err;
 
 	ACL_ENTER();
@@ -396,9 +417,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
 	ctx = acl_current_ctx();
 	if (!ctx)
 		return ACL_ERROR_RT_CONTEXT_NULL;
-	err = acl_ioctl(ctx->dev->fd, NPU_DMA_IOCTL_GET_INFO, &info);
+	err = acl_kmd_get_info(ctx->dev->fd, &info);
 	if (err)
-		return acl_err_sys(err, "NPU_DMA_IOCTL_GET_INFO");
+		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_GET_INFO");
 	/* One kind of memory: every class reports the same pool. */
 	*free = (size_t)info.mem_free;
 	*total = (size_t)info.mem_size;

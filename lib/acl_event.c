@@ -209,7 +209,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 	ref.ev = e;
 	/* The stream tells the event its (ring, seq), or that it captured. */
 	err = acl_stream_put(s, &d, 1, &ref, 1, &first, &last);
-	return err ? acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT") : ACL_SUCCESS;
+	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") : ACL_SUCCESS;
 }
 
 /*
@@ -428,7 +428,7 @@ static aclError acl_wait_event(aclrtStream stream, aclrtEvent event)
 		err = acl_stream_put_descs(s, &d, 1, &first, &last);
 	}
 	acl_ring_put(r);
-	return err ? acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT") : ACL_SUCCESS;
+	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") : ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream,

@@ -122,14 +122,11 @@ static bool acl_region_on(const struct acl_host_region *r,
 /* Pin @r on @dev (host lock held): 0 or -errno. */
 static int acl_region_pin(struct acl_host_region *r, struct acl_device *dev)
 {
-	struct npu_dma_host_register reg = {
-		.addr = r->addr, .size = r->size,
-	};
 	int ret;
 
 	if (acl_region_on(r, dev))
 		return 0;
-	ret = acl_ioctl(dev->fd, NPU_DMA_IOCTL_HOST_REGISTER, &reg);
+	ret = acl_kmd_host_register(dev->fd, r->addr, r->size, 0);
 	if (ret && ret != -EEXIST)
 		return ret;
 	r->dev_mask |= 1ULL << dev->phys;
@@ -144,7 +141,6 @@ static void acl_region_unpin(struct acl_host_region *r)
 
 	for (i = 0; i < ACL_MAX_DEVICES && r->dev_mask; i++) {
 		struct acl_device *dev = NULL;
-		struct npu_dma_host_unregister u = { .addr = r->addr };
 		int j;
 
 		if (!(r->dev_mask & (1ULL << i)))
@@ -155,7 +151,7 @@ static void acl_region_unpin(struct acl_host_region *r)
 				dev = &acl_g.dev[j];
 		/* Copies still queued keep the pages until they retire. */
 		if (dev && acl_device_is_open(dev) && r->dev_gen[i] == dev->gen)
-			acl_ioctl(dev->fd, NPU_DMA_IOCTL_HOST_UNREGISTER, &u);
+			acl_kmd_host_unregister(dev->fd, r->addr);
 	}
 	acl_host_changed(&acl_hosts);
 }

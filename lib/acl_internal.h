@@ -7,12 +7,17 @@
  *   acl_{init,device,context,stream,event,mem,copy}.c  the aclrt* entry points
  *   acl_kind.c, acl_va.c, acl_error.c, acl_host.c       pure logic (unit tested)
  *   acl_ring.c                                          the raw queue client
- *   <linux/npu_dma.h>                                   the kernel ABI
+ *   acl_kmd.c                                           the command layer: the
+ *                                                       only file that reaches
+ *                                                       the kernel (libdrm)
+ *   <drm/npu_dma_accel.h>                               the kernel ABI
  *
  * Locking, outermost first: acl_g.lock (init state, enumeration, device
  * open/close) -> acl_device.lock (contexts, streams, event slots, sync
  * rings of one device) -> acl_host.lock (host regions) -> acl_ring.lock
  * (one ring's submission side) -> acl_ring.wait_lock (its waiters).
+ * acl_device.mem_lock (the allocation table) is a leaf: nothing else is
+ * taken under it.
  */
 #ifndef ACL_INTERNAL_H
 #define ACL_INTERNAL_H
@@ -25,9 +30,10 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include <linux/npu_dma.h>
+#include <drm/npu_dma_accel.h>
 
 #include "acl/acl.h"
+#include "acl_kmd.h"
 
 #define ACL_MAX_DEVICES		64	/* npu_dma_info.peers is a u64 mask */
 #define ACL_RING_ENTRIES	1024	/* descriptors per stream ring */
@@ -154,9 +160,25 @@ struct acl_event {
 	bool captured;			/* last record went into a capture */
 };
 
+/*
+ * Device memory this process allocated on one NPU: device address ->
+ * GEM handle, which aclrtFree() closes. Open addressing, linear probing;
+ * handle 0 (never a GEM handle) marks a free slot.
+ */
+struct acl_mem_entry {
+	uint64_t addr;
+	uint32_t handle;
+};
+
+struct acl_mem_table {
+	struct acl_mem_entry *e;
+	size_t cap;			/* a power of two, or 0 */
+	size_t n;
+};
+
 struct acl_device {
 	int id;				/* logical id (after ASCEND_RT_VISIBLE_DEVICES) */
-	int phys;			/* N of /dev/npu_dmaN */
+	int phys;			/* the driver's index of the NPU (GET_INFO) */
 	int fd;				/* -1 while closed */
 	uint64_t gen;			/* bumped at every open */
 	struct npu_dma_info info;
@@ -174,6 +196,8 @@ struct acl_device {
 	int nsync;
 	int next_stream_id;
 	uint64_t peer_on;		/* atomic: logical ids this one may reach */
+	pthread_mutex_t mem_lock;	/* protects mem, and orders its ioctls */
+	struct acl_mem_table mem;	/* allocations of the open file */
 };
 
 struct acl_global {
@@ -230,13 +254,25 @@ aclError acl_check_timeout(int32_t timeout, const char *name);
 
 /*
  * Parse ASCEND_RT_VISIBLE_DEVICES: map logical ids to the physical ones
- * present (present[i] true if /dev/npu_dmaI exists). Stops at the first
- * invalid, absent or repeated entry, as CANN does. Return: device count.
+ * present (present[i] true if the driver's NPU of index i was found and
+ * accepted). Stops at the first invalid, absent or repeated entry, as
+ * CANN does. Return: device count.
  */
 int acl_parse_visible(const char *env, const bool *present, int npresent,
 		      int *phys, int max);
-/* Enumerate the NPUs once (caller holds acl_g.lock). */
-void acl_enumerate_locked(void);
+/*
+ * Enumerate the NPUs (caller holds acl_g.lock): the driver's nodes are
+ * probed once per process, the visible devices set up again after every
+ * finalize. Each node refused (another ABI version, GET_INFO failing)
+ * leaves a message. Return: how many were refused.
+ */
+int acl_enumerate_locked(void);
+/*
+ * Open the node of NPU @phys (caller holds acl_g.lock), check that it is
+ * still that NPU and speaks our ABI: its fd and GET_INFO answer, or an
+ * aclError recorded (and nothing left open).
+ */
+aclError acl_node_open_locked(int phys, int *fd, struct npu_dma_info *info);
 int acl_device_count(void);
 /* Logical id -> device, or NULL with 107001 recorded. */
 struct acl_device *acl_device_get(int32_t id);
@@ -248,6 +284,12 @@ bool acl_device_is_open(const struct acl_device *dev);
 struct acl_ring *acl_sync_ring_acquire(struct acl_device *dev, int *slot,
 				       aclError *ret);
 void acl_sync_ring_release(struct acl_device *dev, int slot);
+/*
+ * Entries of the shortest library ring an open NPU has (at most
+ * ACL_SYNC_RING_ENTRIES, fewer if a driver allows fewer): what one
+ * doorbell of a synchronous call can take on whichever NPU runs it.
+ */
+uint32_t acl_sync_ring_min(void);
 /* Wait for every stream of @dev. */
 aclError acl_device_sync(struct acl_device *dev, int32_t timeout_ms);
 void acl_finalize_all_locked(void);
@@ -536,6 +578,14 @@ struct acl_alloc_req {
 aclError acl_malloc_params(size_t size, uint32_t policy, bool pad, bool cfg,
 			   struct acl_alloc_req *req);
 
+/* The allocation table (caller locks): 0 or -ENOMEM / -EEXIST. */
+int acl_mem_insert(struct acl_mem_table *t, uint64_t addr, uint32_t handle);
+/* Remove the allocation starting at @addr: its handle, or 0 if none. */
+uint32_t acl_mem_remove(struct acl_mem_table *t, uint64_t addr);
+void acl_mem_table_free(struct acl_mem_table *t);
+/* A closing device's file took its allocations along: forget them. */
+void acl_mem_forget(struct acl_device *dev);
+
 /* ---- acl_copy.c: planned transfers, shared by the copy files ---------- */
 
 /* A copy or fill, planned: what a 1-D call needs to run it. */
@@ -620,7 +670,5 @@ static inline uint64_t acl_now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
-
-int acl_ioctl(int fd, unsigned long cmd, void *arg);
 
 #endif /* ACL_INTERNAL_H */

@@ -3,9 +3,15 @@
  * libacl: device memory. aclrtMalloc* ask the driver (MEM_ALLOC) on the
  * current device and hand out the device address translated into the
  * device's reserved host range (acl_va.c); aclrtFree translates back.
- * The driver keeps the allocation list: the library keeps none.
+ *
+ * Each allocation is a GEM object of the device's file, freed by closing
+ * its handle (DRM_IOCTL_GEM_CLOSE), so the library remembers the handle
+ * of every allocation by its device address, per device, in a hash table
+ * (aclrtFree is as cheap as before). Closing the file frees them all:
+ * the table is then simply forgotten.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "acl_internal.h"
@@ -57,13 +63,175 @@ aclError acl_malloc_params(size_t size, uint32_t policy, bool pad, bool cfg,
 	return ACL_SUCCESS;
 }
 
+/* ---- the allocation table --------------------------------------------- */
+
+/* Allocations are page aligned: the page number, spread by Fibonacci hashing. */
+static size_t acl_mem_slot(const struct acl_mem_table *t, uint64_t addr)
+{
+	return (size_t)(((addr >> 12) * 0x9e3779b97f4a7c15ULL) >> 17) &
+	       (t->cap - 1);
+}
+
+/* Put (@addr, @handle) in @e (a table with room, no entry for @addr). */
+static void acl_mem_place(struct acl_mem_entry *e, size_t cap, uint64_t addr,
+			  uint32_t handle)
+{
+	struct acl_mem_table t = { .e = e, .cap = cap };
+	size_t i = acl_mem_slot(&t, addr);
+
+	while (e[i].handle)
+		i = (i + 1) & (cap - 1);
+	e[i].addr = addr;
+	e[i].handle = handle;
+}
+
+/* Double the table (or make the first one): 0 or -ENOMEM. */
+static int acl_mem_grow(struct acl_mem_table *t)
+{
+	size_t i, cap = t->cap ? 2 * t->cap : 64;
+	struct acl_mem_entry *e = calloc(cap, sizeof(*e));
+
+	if (!e)
+		return -ENOMEM;
+	for (i = 0; i < t->cap; i++)
+		if (t->e[i].handle)
+			acl_mem_place(e, cap, t->e[i].addr, t->e[i].handle);
+	free(t->e);
+	t->e = e;
+	t->cap = cap;
+	return 0;
+}
+
+/* Slot of @addr's entry, or -1. */
+static ssize_t acl_mem_find(const struct acl_mem_table *t, uint64_t addr)
+{
+	size_t i;
+
+	if (!t->cap)
+		return -1;
+	for (i = acl_mem_slot(t, addr); t->e[i].handle; i = (i + 1) & (t->cap - 1))
+		if (t->e[i].addr == addr)
+			return (ssize_t)i;
+	return -1;
+}
+
+int acl_mem_insert(struct acl_mem_table *t, uint64_t addr, uint32_t handle)
+{
+	if (!handle)
+		return -EINVAL;
+	if (acl_mem_find(t, addr) >= 0)
+		return -EEXIST;
+	/* At most half full: probe runs stay short. */
+	if (2 * (t->n + 1) > t->cap && acl_mem_grow(t))
+		return -ENOMEM;
+	acl_mem_place(t->e, t->cap, addr, handle);
+	t->n++;
+	return 0;
+}
+
+uint32_t acl_mem_remove(struct acl_mem_table *t, uint64_t addr)
+{
+	ssize_t found = acl_mem_find(t, addr);
+	size_t i, j, home;
+	uint32_t handle;
+
+	if (found < 0)
+		return 0;
+	i = (size_t)found;
+	handle = t->e[i].handle;
+	/*
+	 * Backward shift: pull later entries of the probe run into the hole
+	 * unless their home slot lies cyclically in (i, j].
+	 */
+	for (j = (i + 1) & (t->cap - 1); t->e[j].handle; j = (j + 1) & (t->cap - 1)) {
+		home = acl_mem_slot(t, t->e[j].addr);
+		if (((j - home) & (t->cap - 1)) < ((j - i) & (t->cap - 1)))
+			continue;
+		t->e[i] = t->e[j];
+		i = j;
+	}
+	t->e[i].handle = 0;
+	t->e[i].addr = 0;
+	t->n--;
+	return handle;
+}
+
+void acl_mem_table_free(struct acl_mem_table *t)
+{
+	free(t->e);
+	memset(t, 0, sizeof(*t));
+}
+
+void acl_mem_forget(struct acl_device *dev)
+{
+	pthread_mutex_lock(&dev->mem_lock);
+	acl_mem_table_free(&dev->mem);
+	pthread_mutex_unlock(&dev->mem_lock);
+}
+
+/* ---- aclrtMalloc / aclrtFree -------------------------------------------- */
+
+/* Check and remember a new allocation (mem_lock held): aclError. */
+static aclError acl_dev_track(struct acl_device *dev,
+			      const struct npu_dma_mem_alloc *a, size_t size)
+{
+	uint64_t end = dev->info.mem_base + dev->info.mem_size;
+	int err;
+
+	if (a->dev_addr < dev->info.mem_base || a->dev_addr >= end ||
+	    a->alloc_size > end - a->dev_addr)
+		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			       "size=%zu: the driver gave address %#llx outside "
+			       "device %d's memory", size,
+			       (unsigned long long)a->dev_addr, dev->id);
+	err = acl_mem_insert(&dev->mem, a->dev_addr, a->handle);
+	if (err == -ENOMEM)
+		return acl_err(ACL_ERROR_BAD_ALLOC,
+			       "size=%zu: no memory to track the allocation",
+			       size);
+	if (err)
+		return acl_err(ACL_ERROR_RT_DRV_INTERNAL_ERROR,
+			       "size=%zu: the driver gave address %#llx (handle "
+			       "%u) twice, or handle 0", size,
+			       (unsigned long long)a->dev_addr, a->handle);
+	return ACL_SUCCESS;
+}
+
+/*
+ * MEM_ALLOC on @dev and remember the handle, under mem_lock so that a
+ * closing device never loses an entry to a racing allocation.
+ */
+static aclError acl_dev_alloc(struct acl_device *dev, struct npu_dma_mem_alloc *a,
+			      size_t size, uint32_t policy)
+{
+	aclError ret;
+	int err;
+
+	pthread_mutex_lock(&dev->mem_lock);
+	err = acl_kmd_mem_alloc(dev->fd, a);
+	if (err == -ENOMEM) {
+		ret = acl_err(ACL_ERROR_RT_MEMORY_ALLOCATION,
+			      "size=%zu policy=%#x: out of memory on device %d",
+			      size, policy, dev->id);
+	} else if (err) {
+		ret = acl_err_sys(err, "DRM_IOCTL_NPU_DMA_MEM_ALLOC");
+	} else {
+		ret = acl_dev_track(dev, a, size);
+		/* Allocated but not handed out: give it back at once. */
+		if (ret && a->handle)
+			acl_kmd_gem_close(dev->fd, a->handle);
+	}
+	pthread_mutex_unlock(&dev->mem_lock);
+	return ret;
+}
+
 static aclError acl_malloc(void **devPtr, size_t size, uint32_t policy,
 			   bool pad, bool cfg)
 {
 	struct npu_dma_mem_alloc a = { 0 };
 	struct acl_alloc_req req;
 	struct acl_context *ctx;
-	int err;
+	aclError ret;
 
 	if (!devPtr)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
@@ -76,13 +244,9 @@ static aclError acl_malloc(void **devPtr, size_t size, uint32_t policy,
 	a.align = req.align;
 	a.policy = req.policy;
 	a.flags = req.flags;
-	err = acl_ioctl(ctx->dev->fd, NPU_DMA_IOCTL_MEM_ALLOC, &a);
-	if (err == -ENOMEM)
-		return acl_err(ACL_ERROR_RT_MEMORY_ALLOCATION,
-			       "size=%zu policy=%#x: out of memory on device %d",
-			       size, policy, ctx->dev->id);
-	if (err)
-		return acl_err_sys(err, "NPU_DMA_IOCTL_MEM_ALLOC");
+	ret = acl_dev_alloc(ctx->dev, &a, size, policy);
+	if (ret)
+		return ret;
 	*devPtr = (void *)(ctx->dev->va_base +
 			   (uintptr_t)(a.dev_addr - ctx->dev->info.mem_base));
 	return ACL_SUCCESS;
@@ -143,9 +307,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void **devPtr, size_t size,
 
 static aclError acl_free(void *devPtr)
 {
-	struct npu_dma_mem_free f = { 0 };
 	struct acl_device *dev;
-	int err;
+	uint32_t handle = 0;
+	int err = 0;
 
 	if (!devPtr)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "devPtr is NULL");
@@ -156,14 +320,22 @@ static aclError acl_free(void *devPtr)
 	if (!acl_device_is_open(dev))
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "devPtr=%p: device %d was reset", devPtr, dev->id);
-	f.dev_addr = acl_dev_addr(dev, devPtr);
-	err = acl_ioctl(dev->fd, NPU_DMA_IOCTL_MEM_FREE, &f);
-	if (err == -EINVAL)
+	/*
+	 * The driver frees the memory once the copies already queued on it
+	 * completed; new descriptors naming it are refused from now on.
+	 */
+	pthread_mutex_lock(&dev->mem_lock);
+	if (acl_device_is_open(dev))
+		handle = acl_mem_remove(&dev->mem, acl_dev_addr(dev, devPtr));
+	if (handle)
+		err = acl_kmd_gem_close(dev->fd, handle);
+	pthread_mutex_unlock(&dev->mem_lock);
+	if (!handle)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "devPtr=%p is not the start of an allocation",
 			       devPtr);
 	if (err)
-		return acl_err_sys(err, "NPU_DMA_IOCTL_MEM_FREE");
+		return acl_err_sys(err, "DRM_IOCTL_GEM_CLOSE");
 	return ACL_SUCCESS;
 }
 

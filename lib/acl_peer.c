@@ -10,38 +10,35 @@
  * read or write the peer's memory, validated against this process's
  * allocations there.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <unistd.h>
-
 #include "acl_internal.h"
 
 /*
  * The driver's peer mask of a device, whether or not this process opened
  * it. Asked afresh each time (GET_INFO is cheap), not taken from the
  * info cached at open: the driver drops an NPU that was removed from
- * every peer set, and the answer must follow.
+ * every peer set, and the answer must follow. aclError (recorded).
  */
-static int acl_device_peer_mask(struct acl_device *dev, uint64_t *mask)
+static aclError acl_device_peer_mask(struct acl_device *dev, uint64_t *mask)
 {
-	struct npu_dma_info info = { .size = sizeof(info) };
-	char path[64];
-	int fd, err;
+	struct npu_dma_info info;
+	aclError ret = ACL_SUCCESS;
+	int fd, err = 0;
 
+	/* acl_g.lock: the device neither opens nor closes meanwhile. */
+	pthread_mutex_lock(&acl_g.lock);
 	if (acl_device_is_open(dev)) {
-		err = acl_ioctl(dev->fd, NPU_DMA_IOCTL_GET_INFO, &info);
+		err = acl_kmd_get_info(dev->fd, &info);
 	} else {
-		snprintf(path, sizeof(path), "/dev/npu_dma%d", dev->phys);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		err = acl_ioctl(fd, NPU_DMA_IOCTL_GET_INFO, &info);
-		close(fd);
+		ret = acl_node_open_locked(dev->phys, &fd, &info);
+		if (!ret)
+			acl_kmd_close(fd);
 	}
-	if (!err)
+	pthread_mutex_unlock(&acl_g.lock);
+	if (err)
+		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_GET_INFO");
+	if (!ret)
 		*mask = info.peers;
-	return err;
+	return ret;
 }
 
 /* Two distinct, existing logical ids; errors as CANN reports them. */
@@ -67,10 +64,10 @@ static aclError acl_can_access(struct acl_device *dev, struct acl_device *peer,
 			       bool *can)
 {
 	uint64_t mask;
-	int err = acl_device_peer_mask(dev, &mask);
+	aclError ret = acl_device_peer_mask(dev, &mask);
 
-	if (err)
-		return acl_err_sys(err, "NPU_DMA_IOCTL_GET_INFO");
+	if (ret)
+		return ret;
 	*can = (mask >> peer->phys) & 1;
 	return ACL_SUCCESS;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * libacl: the client of one npu_dma queue (Documentation/uapi.rst).
+ * libacl: the client of one driver queue (Documentation/uapi.rst), which
+ * reaches the kernel through the command layer (acl_kmd.c).
  *
  * Submission: write descriptors at sq_tail, publish the tail with a
  * store-release, ring the doorbell (QUEUE_SUBMIT), which consumes them
@@ -16,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -25,23 +25,20 @@
 /* A poller looks at completed_seq at least this often (safety net). */
 #define ACL_POLL_SLICE_MS	200
 
-int acl_ioctl(int fd, unsigned long cmd, void *arg)
-{
-	int ret;
-
-	do {
-		ret = ioctl(fd, cmd, arg);
-	} while (ret < 0 && errno == EINTR);
-	return ret < 0 ? -errno : ret;
-}
-
 static int acl_ring_map(struct acl_ring *r, const struct npu_dma_queue_create *c)
 {
-	r->map = mmap(NULL, c->mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      r->fd, (off_t)c->mmap_offset);
-	if (r->map == MAP_FAILED)
-		return -errno;
-	r->map_size = c->mmap_size;
+	size_t ring_end = NPU_DMA_QUEUE_RING_OFFSET +
+			  (size_t)r->entries * sizeof(struct npu_dma_desc);
+	int err;
+
+	/* The ring must fit the area the driver gives us. */
+	if (c->mmap_size < ring_end)
+		return -EPROTO;
+	err = acl_kmd_mmap(r->fd, c->mmap_offset, (size_t)c->mmap_size,
+			   PROT_READ | PROT_WRITE, &r->map);
+	if (err)
+		return err;
+	r->map_size = (size_t)c->mmap_size;
 	r->ctrl = r->map;
 	r->ring = (struct npu_dma_desc *)((char *)r->map +
 					  NPU_DMA_QUEUE_RING_OFFSET);
@@ -63,7 +60,6 @@ static void acl_ring_init_sync(struct acl_ring *r)
 struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err)
 {
 	struct npu_dma_queue_create c = { .entries = entries };
-	struct npu_dma_queue_destroy d = { 0 };
 	struct acl_ring *r = calloc(1, sizeof(*r));
 
 	if (!r) {
@@ -79,7 +75,7 @@ struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err)
 		goto err_free;
 	}
 	c.eventfd = r->efd;
-	*err = acl_ioctl(fd, NPU_DMA_IOCTL_QUEUE_CREATE, &c);
+	*err = acl_kmd_queue_create(fd, &c);
 	if (*err)
 		goto err_close;
 	r->id = c.queue_id;
@@ -92,8 +88,7 @@ struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err)
 	return r;
 
 err_destroy:
-	d.queue_id = c.queue_id;
-	acl_ioctl(fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &d);
+	acl_kmd_queue_destroy(fd, c.queue_id);
 err_close:
 	close(r->efd);
 err_free:
@@ -103,13 +98,11 @@ err_free:
 
 void acl_ring_shutdown(struct acl_ring *r)
 {
-	struct npu_dma_queue_destroy d = { .queue_id = r->id };
-
 	pthread_mutex_lock(&r->lock);
 	if (!r->destroyed) {
 		/* Blocks until the queue's work is done; fails harmlessly
 		 * once the device fd is closed (the kernel drained it). */
-		acl_ioctl(r->fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &d);
+		acl_kmd_queue_destroy(r->fd, r->id);
 		r->destroyed = true;
 	}
 	pthread_mutex_unlock(&r->lock);
@@ -136,8 +129,7 @@ void acl_ring_put(struct acl_ring *r)
 
 static int acl_ring_doorbell(struct acl_ring *r)
 {
-	struct npu_dma_queue_submit s = { .queue_id = r->id };
-	int ret = acl_ioctl(r->fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &s);
+	int ret = acl_kmd_queue_submit(r->fd, r->id);
 
 	return ret < 0 ? ret : 0;
 }
@@ -405,9 +397,7 @@ int acl_ring_wait_barrier(struct acl_ring *r, uint64_t seq, int32_t timeout_ms)
 
 int acl_ring_barrier_release(struct acl_ring *r, uint64_t seq)
 {
-	struct npu_dma_barrier_release b = { .queue_id = r->id, .seq = seq };
-
-	return acl_ioctl(r->fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &b);
+	return acl_kmd_barrier_release(r->fd, r->id, seq);
 }
 
 int acl_ring_error_in(const struct acl_ring *r, uint64_t first, uint64_t last)

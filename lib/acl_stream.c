@@ -33,7 +33,7 @@ struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 		*ret = err == -EBUSY ?
 		       acl_err(ACL_ERROR_RT_NO_STREAM_RESOURCE,
 			       "device %d: no more queues", dev->id) :
-		       acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_CREATE");
+		       acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_CREATE");
 		return NULL;
 	}
 	s->ctx = ctx;

@@ -89,7 +89,7 @@ aclError acl_descs_stream(struct acl_stream *s, const struct npu_dma_desc *d,
 	if (wait)
 		werr = acl_wait_submitted(s->ring, last, 0);
 	if (err)
-		return acl_err_sys(err, "NPU_DMA_IOCTL_QUEUE_SUBMIT");
+		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT");
 	if (werr)
 		return acl_err_sys(werr, "waiting for a copy of pageable memory");
 	if (!wait || !last)

@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Build a sanitizer guest kernel for the developer VM from the
-# distribution's kernel source (linux-source-6.1), and npu_dma.ko against
-# it. The kernel has KASAN, lockdep (PROVE_LOCKING), DEBUG_ATOMIC_SLEEP,
-# kmemleak, DEBUG_OBJECTS, DMA-API debugging and UBSAN bounds checks, and
-# everything the guest of tools/npu-vm needs built in (PCI/MSI, virtio,
-# 9p, devtmpfs, debugfs, tracing): no initramfs modules are needed.
+# distribution's kernel source (linux-source-6.1), and the npu_dma module
+# against it. The kernel has KASAN, lockdep (PROVE_LOCKING),
+# DEBUG_ATOMIC_SLEEP, kmemleak, DEBUG_OBJECTS, DMA-API debugging and UBSAN
+# bounds checks, and everything the guest of tools/npu-vm needs built in
+# (PCI/MSI, virtio, 9p, devtmpfs, debugfs, tracing, and the DRM core the
+# module depends on): no initramfs modules and no /lib/modules tree are
+# needed.
 #
 # It starts from x86_64_defconfig (not the distribution config, which
 # builds thousands of modules) minus the big subsystems the guest never
@@ -14,8 +16,9 @@
 #
 #   build-debug-kernel.sh [kernel]   install the source if needed, build
 #                                    (incremental; skipped when up to date)
-#   build-debug-kernel.sh module     build npu_dma.ko against it, into
-#                                    build/debug-kernel/npu_dma.ko
+#   build-debug-kernel.sh module     build the module against it, into
+#                                    build/debug-kernel/ (npu-dma.ko, as
+#                                    scripts/ko-name.sh names it)
 #   build-debug-kernel.sh path       print the build directory
 #   build-debug-kernel.sh cached     exit 0 if the kernel is built for the
 #                                    current configuration and source
@@ -78,6 +81,9 @@ CONFIG_OPTS=(
 	EVENTFD=y
 	DEBUG_FS=y DYNAMIC_DEBUG=y
 	FTRACE=y ENABLE_DEFAULT_TRACERS=y EVENT_TRACING=y
+	# The DRM core, built in: npu_dma is a DRM driver. No DRM driver of
+	# x86_64_defconfig (i915, and the AGP it would pull in) is built.
+	DRM=y DRM_I915=n
 	# The sanitizers.
 	KASAN=y KASAN_GENERIC=y KASAN_INLINE=y KASAN_VMALLOC=y
 	PROVE_LOCKING=y DEBUG_LOCKDEP=n LOCKDEP=y DEBUG_SPINLOCK=y DEBUG_MUTEXES=y
@@ -90,7 +96,7 @@ CONFIG_OPTS=(
 	DETECT_HUNG_TASK=y SOFTLOCKUP_DETECTOR=y
 	# Build time: no debug info, no subsystems the guest never touches.
 	DEBUG_INFO=n DEBUG_INFO_NONE=y DEBUG_INFO_BTF=n
-	DRM=n SOUND=n USB_SUPPORT=n WLAN=n WIRELESS=n CFG80211=n
+	SOUND=n USB_SUPPORT=n WLAN=n WIRELESS=n CFG80211=n
 	HID=n INPUT_MOUSE=n INPUT_JOYSTICK=n INPUT_TABLET=n INPUT_TOUCHSCREEN=n
 	AGP=n FB=n ATA=n SCSI=n BLK_DEV_SD=n MD=n ETHERNET=n NETDEVICES=n
 	# 9P_FS depends on INET: IPv4 stays.
@@ -120,7 +126,8 @@ configure() {
 	# Check that what matters survived olddefconfig's dependency pass.
 	for o in KASAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_KMEMLEAK \
 		DEBUG_OBJECTS DMA_API_DEBUG PCI_MSI VIRTIO_PCI NET_9P_VIRTIO \
-		9P_FS DEVTMPFS DEBUG_FS EVENT_TRACING DYNAMIC_DEBUG MODULE_UNLOAD; do
+		9P_FS DEVTMPFS DEBUG_FS EVENT_TRACING DYNAMIC_DEBUG MODULE_UNLOAD \
+		DRM; do
 		grep -q "^CONFIG_$o=y" "$OBJ/.config" ||
 			{ log "CONFIG_$o did not stay enabled"; exit 1; }
 	done
@@ -157,20 +164,26 @@ build_kernel() {
 		"($(( $(date +%s) - start )) s)"
 }
 
-# npu_dma.ko for the debug kernel, built in a copy of kernel/ so the
+# The module for the debug kernel, built in a copy of kernel/ so the
 # module of the distribution kernel stays where it is.
 build_module() {
-	local mod=$OBJ/module
+	local mod=$OBJ/module ko
 	[ -f "$OBJ/arch/x86/boot/bzImage" ] ||
 		{ log "no kernel built yet: run $0 first"; exit 1; }
-	mkdir -p "$mod/kernel" "$mod/include/uapi/linux"
+	grep -q '^CONFIG_DRM=y' "$OBJ/.config" ||
+		{ log "the debug kernel has no DRM core: rebuild it ($0)"; exit 1; }
+	ko=$("$ROOT/scripts/ko-name.sh" "$ROOT/kernel")
+	# Sources kernel/ no longer has must not linger in the copy.
+	rm -f "$mod"/kernel/*.[ch]
+	mkdir -p "$mod/kernel" "$mod/include/uapi/drm"
 	cp -p "$ROOT"/kernel/*.[ch] "$ROOT/kernel/Kbuild" "$mod/kernel/"
-	cp -p "$ROOT/include/uapi/linux/npu_dma.h" "$mod/include/uapi/linux/"
+	cp -p "$ROOT/include/uapi/drm/npu_dma_accel.h" "$mod/include/uapi/drm/"
+	cp -p "$ROOT/VERSION" "$mod/"
 	make -s -C "$OBJ" M="$mod/kernel" modules
 	# Where tools/npu-vm --debug-kernel loads it from: the guest sees the
 	# project tree, not this cache.
 	mkdir -p "$ROOT/build/debug-kernel"
-	cp "$mod/kernel/npu_dma.ko" "$ROOT/build/debug-kernel/npu_dma.ko"
+	cp "$mod/kernel/$ko" "$ROOT/build/debug-kernel/$ko"
 }
 
 # In the guest: the VM suite, then leaks found by kmemleak since it began

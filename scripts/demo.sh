@@ -14,14 +14,14 @@ out=${1:?usage: demo.sh OUTDIR}
 tools=$root/tools
 mkdir -p "$out"
 
-# The first simulated NPU: fast, with several DMA channels.
-dev=0
-for d in /sys/class/npu_dma/npu_dma*; do
-	if [ "$(cat "$d/backend")" = sim ]; then
-		dev=${d##*npu_dma}
-		break
-	fi
-done
+# The first simulated NPU (fast, with several DMA channels) as libacl
+# numbers it: its position in index order. Each NPU is a DRM node whose
+# bus device has the driver's attributes (npu_index, backend).
+dev=$(for f in /sys/class/drm/renderD*/device/npu_index \
+		/sys/class/accel/accel*/device/npu_index; do
+	[ -r "$f" ] && echo "$(cat "$f") $(cat "${f%/npu_index}/backend")"
+done | sort -n | awk '$2 == "sim" { print NR - 1; exit }')
+dev=${dev:-0}
 
 echo "==== npu-demo under npu-trace"
 "$tools/npu-trace" -o "$out/demo-trace.json" --svg "$out/demo-trace.svg" -- \

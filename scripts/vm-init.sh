@@ -27,7 +27,7 @@ die() {
 	poweroff -f
 }
 
-# Written by npu-vm: MODE CWD PROJECT KO LOAD MODULE_ARGS SHARES
+# Written by npu-vm: MODE CWD PROJECT KO LOAD MODULE_ARGS SHARES TIMEOUT
 . /run.conf
 ctl BOOTED
 
@@ -72,6 +72,16 @@ for dir in $SHARES; do
 		die "mount of share $dir"
 	i=$((i + 1))
 done
+
+# npu_dma is a DRM driver and insmod resolves no dependencies: load the
+# DRM core first, also with --no-load (tests insmod the module
+# themselves). modprobe runs in the host root, whose /lib/modules has the
+# modules of the kernel the guest boots; the sanitizer kernel has DRM
+# built in (/sys/module/drm exists) and no /lib/modules of its own.
+if [ ! -d /sys/module/drm ]; then
+	chroot $H /sbin/modprobe drm 2>/dev/ttyS2 ||
+		die "modprobe drm: npu_dma needs the DRM core (drm.ko of $(uname -r))"
+fi
 
 if [ "$LOAD" = 1 ]; then
 	# shellcheck disable=SC2086

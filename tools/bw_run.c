@@ -16,6 +16,7 @@
 
 #include "acl/acl.h"
 #include "bw.h"
+#include "npu_attr.h"
 
 struct bw_ctx {
 	struct bw_report *rep;
@@ -328,21 +329,14 @@ static void run_case(struct bw_ctx *c, enum bw_test t, enum bw_mem mem)
 
 static void backend_of(int dev, char *buf, size_t len)
 {
-	char path[96];
-	FILE *f;
-
 	buf[0] = '\0';
-	/* Logical ids follow /dev/npu_dmaN unless this variable remaps them. */
+	/*
+	 * libacl's device N is the NPU at position N in index order, unless
+	 * this variable renumbers the devices.
+	 */
 	if (dev < 0 || getenv("ASCEND_RT_VISIBLE_DEVICES"))
 		return;
-	snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", dev);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (!fgets(buf, (int)len, f))
-		buf[0] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
+	npu_attr_nth(dev, "backend", buf, len);
 }
 
 static int ctx_setup(struct bw_ctx *c)

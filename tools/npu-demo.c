@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "acl/acl.h"
+#include "npu_attr.h"
 
 #define MIB (1UL << 20)
 #define N (4 * MIB)
@@ -85,20 +86,16 @@ static void step(struct demo *d, int n, const char *fmt, ...)
 	putchar('\n');
 }
 
-/* Whether NPU @i has backend @name (sysfs; libacl ids are /dev numbers). */
+/*
+ * Whether libacl's device @i has backend @name: libacl numbers the NPUs
+ * in index order, as sysfs lists them.
+ */
 static bool is_backend(int i, const char *name)
 {
-	char path[80], buf[16];
-	bool yes = false;
-	FILE *f;
+	char buf[16];
 
-	snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", i);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	yes = fscanf(f, "%15s", buf) == 1 && !strcmp(buf, name);
-	fclose(f);
-	return yes;
+	return !npu_attr_nth(i, "backend", buf, sizeof(buf)) &&
+	       !strcmp(buf, name);
 }
 
 /* The first NPU of backend "sim" (fast, several channels), else 0. */
@@ -106,7 +103,7 @@ static int pick_device(void)
 {
 	int i;
 
-	for (i = 0; i < 64; i++)
+	for (i = 0; i < NPU_ATTR_MAX_NPUS; i++)
 		if (is_backend(i, "sim"))
 			return i;
 	return 0;

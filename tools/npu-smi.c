@@ -31,7 +31,7 @@ static int collect(struct smi_system *sys)
 		return err_exit(SMI_EXIT_NO_NPU, "%s",
 				"no NPU found: is the npu_dma module loaded?");
 	if (ret)
-		return err_exit(SMI_EXIT_IO, "cannot read /sys/class/npu_dma: %s",
+		return err_exit(SMI_EXIT_IO, "cannot read the NPUs in /sys: %s",
 				strerror(-ret));
 	/* Without libpci the NPUs keep what sysfs said: not an error. */
 	smi_pci_fill(sys);

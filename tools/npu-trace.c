@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "npu_attr.h"
 #include "trace_out.h"
 
 #define PROG "npu-trace"
@@ -281,23 +282,21 @@ static int convert(const char *input, struct feeder *f)
 	return ret;
 }
 
-/* Backend names of the NPUs from sysfs, where the NPUs are present. */
+/* Backend names of the NPUs present, by index (the tracepoints' npu). */
 static void read_backends(struct tr_model *m)
 {
-	char path[96];
-	int i;
+	struct npu_node *nodes = calloc(TR_MAX_NPUS, sizeof(*nodes));
+	int n, i;
 
-	for (i = 0; i < TR_MAX_NPUS; i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", i);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%15s", m->backend[i]) != 1)
-			m->backend[i][0] = '\0';
-		fclose(f);
-	}
+	if (!nodes)
+		return;
+	n = npu_node_list("/sys", nodes, TR_MAX_NPUS);
+	for (i = 0; i < n; i++)
+		if (nodes[i].index < TR_MAX_NPUS)
+			npu_attr_read(&nodes[i], "backend",
+				      m->backend[nodes[i].index],
+				      sizeof(m->backend[0]));
+	free(nodes);
 }
 
 /* The command line as one string (for titles), malloc'ed. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * npu-smi: what the tool knows about the NPUs, gathered from sysfs, /proc
- * and libpci, and the exit codes scripts rely on.
+ * npu-smi: what the tool knows about the NPUs, gathered from sysfs (the
+ * attributes of each NPU's DRM node's bus device), /proc (the DRM
+ * usage stats in fdinfo) and libpci, and the exit codes scripts rely on.
  */
 #ifndef SMI_H
 #define SMI_H
@@ -35,10 +36,11 @@ struct smi_pci {
 };
 
 struct smi_npu {
-	int index;			/* N of /dev/npu_dmaN */
+	int index;			/* sysfs npu_index: libacl's device N */
+	char node[64];			/* "/dev/dri/renderD128", "/dev/accel/accel0" */
 	char backend[16];		/* "edu", "sim" */
 	char bus_id[32];		/* PCI address; "" for non-PCI NPUs */
-	char dev_name[64];		/* name of the engine's device */
+	char dev_name[64];		/* name of the bus device behind the node */
 	char dev_path[256];		/* its resolved sysfs path, for topology */
 	int numa_node;			/* -1 when the kernel reports none */
 	char cpu_affinity[64];		/* local_cpulist; "" when unknown */
@@ -46,18 +48,27 @@ struct smi_npu {
 	uint64_t mem_used;		/* bytes */
 	unsigned int dma_channels;
 	unsigned int queues;
-	uint64_t peers;			/* bit N: npu_dmaN is a peer */
+	uint64_t peers;			/* bit N: NPU N is a peer */
 	int nr_clients;
-	pid_t *clients;			/* pids with the NPU open */
+	pid_t *clients;			/* sysfs clients: pids with the NPU open */
 	struct smi_pci pci;
 };
 
-/* One row of the process table: a process with one NPU open. */
+/*
+ * One row of the process table: a process with one NPU open, and what
+ * the fdinfo of its files of that NPU says (DRM usage stats), summed over
+ * its distinct files (drm-client-id).
+ */
 struct smi_proc {
 	int npu;
 	pid_t pid;
 	char name[64];			/* /proc/PID/comm; "-" if it exited */
 	char user[32];			/* owner of /proc/PID */
+	int has_usage;			/* fdinfo was readable: the rest is set */
+	unsigned int files;		/* distinct open files (DRM clients) */
+	uint64_t mem_device;		/* bytes, drm-memory-device */
+	uint64_t mem_host;		/* bytes, drm-memory-host (pinned) */
+	uint64_t engine_ns;		/* drm-engine-dma: DMA engine time */
 };
 
 struct smi_system {

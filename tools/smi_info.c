@@ -103,26 +103,41 @@ static int npu_table(const struct smi_system *sys, int index, FILE *f)
 	return ret;
 }
 
+/* Usage cells of a process: "-" where its fdinfo was not readable. */
+static void proc_usage(const struct smi_proc *p, char *mem, char *dma,
+		       size_t size)
+{
+	if (!p->has_usage) {
+		snprintf(mem, size, "-");
+		snprintf(dma, size, "-");
+		return;
+	}
+	snprintf(mem, size, "%" PRIu64, smi_mib_up(p->mem_device));
+	snprintf(dma, size, "%.1f", p->engine_ns / 1e6);
+}
+
 static int proc_table(const struct smi_system *sys, int index, FILE *f)
 {
-	static const char *const head[4] = {
-		"NPU", "Process id", "Process name", "User"
+	static const char *const head[6] = {
+		"NPU", "Process id", "Process name", "User",
+		"Memory-Usage(MiB)", "DMA-Time(ms)"
 	};
 	struct smi_table t;
 	int i, n = 0, ret;
 
-	smi_table_init(&t, 4);
+	smi_table_init(&t, 6);
 	smi_table_cells(&t, head);
 	smi_table_rule(&t, 1);
 	for (i = 0; i < sys->nr_procs; i++) {
 		const struct smi_proc *p = &sys->procs[i];
-		char npu[16], pid[16];
-		const char *cells[4] = { npu, pid, p->name, p->user };
+		char npu[16], pid[16], mem[32], dma[32];
+		const char *cells[6] = { npu, pid, p->name, p->user, mem, dma };
 
 		if (index >= 0 && p->npu != index)
 			continue;
 		snprintf(npu, sizeof(npu), "%d", p->npu);
 		snprintf(pid, sizeof(pid), "%d", (int)p->pid);
+		proc_usage(p, mem, dma, sizeof(mem));
 		smi_table_cells(&t, cells);
 		n++;
 	}
@@ -188,12 +203,14 @@ static void json_memory(struct smi_json *j, const struct smi_npu *npu)
 	smi_json_end(j);
 }
 
-static void json_npu(struct smi_json *j, const struct smi_npu *npu)
+static void json_npu(struct smi_json *j, const struct smi_system *sys,
+		     const struct smi_npu *npu)
 {
 	int i;
 
 	smi_json_object(j, NULL);
 	smi_json_int(j, "index", npu->index);
+	json_opt_str(j, "node", npu->node);
 	smi_json_str(j, "backend", npu->backend);
 	json_opt_str(j, "device", npu->dev_name);
 	json_pci(j, npu);
@@ -208,10 +225,29 @@ static void json_npu(struct smi_json *j, const struct smi_npu *npu)
 			smi_json_int(j, NULL, i);
 	smi_json_end(j);
 	smi_json_array(j, "pids");
-	for (i = 0; i < npu->nr_clients; i++)
-		smi_json_int(j, NULL, npu->clients[i]);
+	for (i = 0; i < sys->nr_procs; i++)
+		if (sys->procs[i].npu == npu->index)
+			smi_json_int(j, NULL, sys->procs[i].pid);
 	smi_json_end(j);
 	smi_json_end(j);
+}
+
+/* A number known only when the process's fdinfo was readable. */
+static void json_usage(struct smi_json *j, const char *key,
+		       const struct smi_proc *p, uint64_t v)
+{
+	if (p->has_usage)
+		smi_json_uint(j, key, v);
+	else
+		smi_json_null(j, key);
+}
+
+static void json_proc_usage(struct smi_json *j, const struct smi_proc *p)
+{
+	json_usage(j, "files", p, p->files);
+	json_usage(j, "device_memory_bytes", p, p->mem_device);
+	json_usage(j, "host_memory_bytes", p, p->mem_host);
+	json_usage(j, "dma_time_ns", p, p->engine_ns);
 }
 
 static void json_procs(struct smi_json *j, const struct smi_system *sys,
@@ -230,6 +266,7 @@ static void json_procs(struct smi_json *j, const struct smi_system *sys,
 		smi_json_int(j, "pid", p->pid);
 		smi_json_str(j, "name", p->name);
 		smi_json_str(j, "user", p->user);
+		json_proc_usage(j, p);
 		smi_json_end(j);
 	}
 	smi_json_end(j);
@@ -247,7 +284,7 @@ void smi_info_json(const struct smi_system *sys, int index, FILE *f)
 	smi_json_array(&j, "npus");
 	for (i = 0; i < sys->nr_npus; i++)
 		if (smi_selected(&sys->npus[i], index))
-			json_npu(&j, &sys->npus[i]);
+			json_npu(&j, sys, &sys->npus[i]);
 	smi_json_end(&j);
 	json_procs(&j, sys, index);
 	smi_json_end(&j);

@@ -1,24 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * npu-smi: the NPUs from /sys/class/npu_dma/npu_dmaN (attributes in
- * Documentation/driver.rst, "sysfs") and the processes using them from
- * /proc. The driver's attributes are plain text, one value each.
+ * npu-smi: the NPUs from sysfs. Each is a DRM node (renderDN, or accelN
+ * where the kernel has drivers/accel) found by tools/npu_node.c; the
+ * driver's attributes (Documentation/driver.rst, "sysfs") are in the
+ * directory of the node's bus device, plain text, one value each. The
+ * processes using them come from smi_proc.c.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "npu_node.h"
+#include "smi_proc.h"
 #include "smi_sysfs.h"
-
-#define CLASS_DIR "class/npu_dma"
 
 /* Read a small file at a printf-formatted path; cut the trailing newline. */
 static int read_text(char *buf, size_t size, const char *fmt, ...)
@@ -151,16 +150,15 @@ static void copy_text(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-/* The engine's device: name, resolved path, NUMA node, local CPUs. */
+/* The bus device: name, resolved path, NUMA node, local CPUs. */
 static void read_device(const char *dir, struct smi_npu *npu)
 {
-	char link[PATH_MAX + 16], path[PATH_MAX], buf[32];
+	char path[PATH_MAX], buf[32];
 	const char *slash;
 	uint64_t node;
 
 	npu->numa_node = -1;
-	snprintf(link, sizeof(link), "%s/device", dir);
-	if (!realpath(link, path))
+	if (!realpath(dir, path))
 		return;
 	copy_text(npu->dev_path, sizeof(npu->dev_path), path);
 	slash = strrchr(path, '/');
@@ -174,14 +172,14 @@ static void read_device(const char *dir, struct smi_npu *npu)
 		npu->cpu_affinity[0] = '\0';
 }
 
-static int read_npu(const char *sysroot, int index, struct smi_npu *npu)
+static int read_npu(const struct npu_node *node, struct smi_npu *npu)
 {
-	char dir[PATH_MAX];
+	const char *dir = node->sysdir;
 	int ret;
 
 	memset(npu, 0, sizeof(*npu));
-	npu->index = index;
-	snprintf(dir, sizeof(dir), "%s/" CLASS_DIR "/npu_dma%d", sysroot, index);
+	npu->index = node->index;
+	copy_text(npu->node, sizeof(npu->node), node->node);
 	ret = read_text(npu->backend, sizeof(npu->backend), "%s/backend", dir);
 	/* pci_address exists for PCI engines only. */
 	if (read_text(npu->bus_id, sizeof(npu->bus_id), "%s/pci_address", dir))
@@ -202,112 +200,41 @@ static int read_npu(const char *sysroot, int index, struct smi_npu *npu)
 	return ret;
 }
 
-/* "npu_dmaN" -> N, or -1 for anything else. */
-static int entry_index(const char *name)
+/*
+ * The NPUs npu_node_list() finds, those whose index fits the 64-bit peer
+ * masks. Return: 0, or -ENODEV when there is none.
+ */
+static int read_npus(const char *sysroot, struct smi_system *sys)
 {
-	uint64_t v;
+	struct npu_node *nodes;
+	int n, i, ret = 0;
 
-	if (strncmp(name, "npu_dma", 7) || parse_u64(name + 7, &v) ||
-	    v > SMI_MAX_INDEX)
-		return -1;
-	return (int)v;
-}
-
-/* Indices of the npu_dmaN entries as a bit mask. */
-static int list_npus(const char *sysroot, uint64_t *mask)
-{
-	char path[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "%s/" CLASS_DIR, sysroot);
-	d = opendir(path);
-	if (!d)
-		return errno == ENOENT ? -ENODEV : -errno;
-	*mask = 0;
-	while ((de = readdir(d))) {
-		int i = entry_index(de->d_name);
-
-		if (i >= 0)
-			*mask |= 1ULL << i;
-	}
-	closedir(d);
-	return *mask ? 0 : -ENODEV;
-}
-
-static void read_proc(const char *procroot, struct smi_proc *p)
-{
-	char path[PATH_MAX];
-	struct passwd *pw;
-	struct stat st;
-
-	if (read_text(p->name, sizeof(p->name), "%s/%d/comm", procroot, p->pid))
-		snprintf(p->name, sizeof(p->name), "-");
-	snprintf(path, sizeof(path), "%s/%d", procroot, p->pid);
-	if (stat(path, &st)) {
-		snprintf(p->user, sizeof(p->user), "-");
-		return;
-	}
-	pw = getpwuid(st.st_uid);
-	if (pw)
-		snprintf(p->user, sizeof(p->user), "%s", pw->pw_name);
-	else
-		snprintf(p->user, sizeof(p->user), "%u", (unsigned int)st.st_uid);
-}
-
-static int cmp_pid(const void *a, const void *b)
-{
-	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* One process row per (NPU, pid), NPUs in order, pids ascending. */
-static int collect_procs(const char *procroot, struct smi_system *sys)
-{
-	int total = 0, i, j;
-
-	for (i = 0; i < sys->nr_npus; i++)
-		total += sys->npus[i].nr_clients;
-	sys->procs = calloc(total ? total : 1, sizeof(*sys->procs));
-	if (!sys->procs)
+	nodes = calloc(SMI_MAX_INDEX + 1, sizeof(*nodes));
+	if (!nodes)
 		return -ENOMEM;
-	for (i = 0; i < sys->nr_npus; i++) {
-		struct smi_npu *npu = &sys->npus[i];
-
-		qsort(npu->clients, npu->nr_clients, sizeof(*npu->clients),
-		      cmp_pid);
-		for (j = 0; j < npu->nr_clients; j++) {
-			struct smi_proc *p = &sys->procs[sys->nr_procs++];
-
-			p->npu = npu->index;
-			p->pid = npu->clients[j];
-			read_proc(procroot, p);
-		}
-	}
-	return 0;
+	n = npu_node_list(sysroot, nodes, SMI_MAX_INDEX + 1);
+	while (n > 0 && nodes[n - 1].index > SMI_MAX_INDEX)
+		n--;
+	sys->npus = calloc(n ? n : 1, sizeof(*sys->npus));
+	if (!sys->npus)
+		ret = -ENOMEM;
+	for (i = 0; i < n && !ret; i++)
+		ret = read_npu(&nodes[i], &sys->npus[sys->nr_npus++]);
+	if (!ret && !n)
+		ret = -ENODEV;
+	free(nodes);
+	return ret;
 }
 
 int smi_collect(const char *sysroot, const char *procroot,
 		struct smi_system *sys)
 {
-	uint64_t mask;
-	int ret, i;
+	int ret;
 
 	memset(sys, 0, sizeof(*sys));
-	ret = list_npus(sysroot, &mask);
-	if (ret)
-		return ret;
-	sys->npus = calloc(__builtin_popcountll(mask), sizeof(*sys->npus));
-	if (!sys->npus)
-		return -ENOMEM;
-	for (i = 0; i <= SMI_MAX_INDEX && !ret; i++) {
-		if (!(mask & (1ULL << i)))
-			continue;
-		ret = read_npu(sysroot, i, &sys->npus[sys->nr_npus++]);
-	}
+	ret = read_npus(sysroot, sys);
 	if (!ret)
-		ret = collect_procs(procroot, sys);
+		ret = smi_collect_procs(sysroot, procroot, sys);
 	if (ret)
 		smi_system_free(sys);
 	return ret;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * npu-smi: reading the NPUs from /sys/class/npu_dma and their users from
- * /proc. Only world-readable files are read, so no root is needed.
+ * npu-smi: reading the NPUs from sysfs (the bus device of each NPU's DRM
+ * node) and their users from /proc. Only world-readable files are needed,
+ * so no root: without it, the usage of other users' processes is unknown.
  */
 #ifndef SMI_SYSFS_H
 #define SMI_SYSFS_H
@@ -13,6 +14,7 @@
  * and "/proc"; unit tests pass a fake tree).
  * Return: 0; -ENODEV when there is no NPU (module not loaded);
  * another -errno when an attribute cannot be read.
+ * NPUs whose index exceeds SMI_MAX_INDEX are left out.
  */
 int smi_collect(const char *sysroot, const char *procroot,
 		struct smi_system *sys);

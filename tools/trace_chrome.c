@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include <linux/npu_dma.h>
+#include <drm/npu_dma_accel.h>
 
 #include "trace_json.h"
 #include "trace_out.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/npu_dma.h>
+#include <drm/npu_dma_accel.h>
 
 #include "trace_model.h"
 

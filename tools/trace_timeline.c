@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include <linux/npu_dma.h>
+#include <drm/npu_dma_accel.h>
 
 #include "trace_out.h"
 #include "trace_svg.h"

@@ -29,7 +29,9 @@ if ! dkms build "$@" >"$scratch/build.log" 2>&1; then
 	echo "dkms-check: dkms build failed"
 	exit 1
 fi
-ko=$(find "$scratch/tree/npu_dma/$ver/$kver" -name 'npu_dma.ko*' | head -n 1)
+ko_name=$(scripts/ko-name.sh kernel)
+ko=$(find "$scratch/tree/npu_dma/$ver/$kver" -name "$ko_name*" | head -n 1)
+[ -n "$ko" ] || { echo "dkms-check: dkms built no $ko_name"; exit 1; }
 magic=$(modinfo -F vermagic "$ko")
 case $magic in
 "$kver "*) ;;
@@ -40,7 +42,9 @@ case $magic in
 esac
 echo "dkms-check: built ${ko#"$PWD"/} for $kver"
 
+# insmod resolves no dependencies: the DRM core first (npu-vm loads it
+# in the guest even with --no-load; modprobe finds it loaded then).
 tools/npu-vm run --no-build --no-load -- sh -c "
-	insmod $ko nr_sim=1 && grep -q '^npu_dma ' /proc/modules &&
-	build/t_install_app 0 65536"
+	modprobe drm && insmod $ko nr_sim=1 &&
+	grep -q '^npu_dma ' /proc/modules && build/t_install_app 0 65536"
 echo "dkms-check: passed"

@@ -110,15 +110,24 @@ int t_kmsg_mark(char *mark, size_t size)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	len = snprintf(mark, size, "npu-test-mark-%d-%u-%ld", getpid(), seq++,
 		       (long)ts.tv_nsec);
-	if (len < 0 || (size_t)len >= size)
+	if (len < 0 || (size_t)len + 1 >= size)
 		return -EINVAL;
 	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (write(fd, mark, len) != len) {
+	/*
+	 * With its newline: a record without one stays open for a
+	 * continuation, and readers of the log do not see it until the
+	 * next record is stored (a test that logs nothing after it would
+	 * not find its own mark).
+	 */
+	mark[len] = '\n';
+	if (write(fd, mark, len + 1) != len + 1) {
+		mark[len] = '\0';
 		close(fd);
 		return -EIO;
 	}
+	mark[len] = '\0';
 	close(fd);
 	return 0;
 }
@@ -137,11 +146,62 @@ const char *t_log_after(const char *log, const char *mark)
 	return p ? p + 1 : hit + strlen(hit);
 }
 
-char *t_kmsg_since(const char *mark)
+/*
+ * Every record of the kernel log, one message per line (malloc'ed), read
+ * from /dev/kmsg: it has each record as soon as it is stored, where
+ * syslog(2)'s READ_ALL only has what the consoles have printed (a
+ * record written a moment ago may not be there yet). NULL on failure.
+ */
+static char *kmsg_records(void)
 {
-	const char *after;
-	char *log, *out;
+	size_t len = 0, cap = 1 << 16;
+	char rec[8192], *out, *msg, *nl, *p;
+	ssize_t n;
+	int fd;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	out = malloc(cap);
+	if (!out) {
+		close(fd);
+		return NULL;
+	}
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* records overwritten meanwhile: go on */
+		if (n <= 0)
+			break;		/* EAGAIN: that was the last one */
+		rec[n] = '\0';
+		/* "prio,seq,usec,flags;message\n" then " KEY=value" lines */
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		nl = strchr(msg, '\n');
+		if (nl)
+			*nl = '\0';
+		if (len + strlen(msg) + 2 > cap) {
+			cap = 2 * (len + strlen(msg) + 2);
+			p = realloc(out, cap);
+			if (!p) {
+				free(out);
+				close(fd);
+				return NULL;
+			}
+			out = p;
+		}
+		len += (size_t)sprintf(out + len, "%s\n", msg);
+	}
+	close(fd);
+	out[len] = '\0';
+	return out;
+}
+
+/* The whole log through syslog(2), if /dev/kmsg cannot be read. */
+static char *syslog_text(void)
+{
 	int size, n;
+	char *log;
 
 	size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
 	if (size <= 0)
@@ -155,6 +215,19 @@ char *t_kmsg_since(const char *mark)
 		return NULL;
 	}
 	log[n] = '\0';
+	return log;
+}
+
+char *t_kmsg_since(const char *mark)
+{
+	const char *after;
+	char *log, *out;
+
+	log = kmsg_records();
+	if (!log)
+		log = syslog_text();
+	if (!log)
+		return NULL;
 	after = t_log_after(log, mark);
 	out = after ? strdup(after) : NULL;
 	free(log);

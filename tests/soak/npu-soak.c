@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "npu_node.h"
 
 #define PROG		"npu-soak"
 #define MAX_DEVS	64
@@ -607,26 +608,26 @@ static void report(const struct counters *t, double secs, int bad_exits)
 }
 
 /*
- * Simulated NPUs, as acl device ids: libacl numbers the /dev/npu_dmaN
- * present in order (without ASCEND_RT_VISIBLE_DEVICES).
+ * Simulated NPUs, as acl device ids: libacl numbers the NPUs present in
+ * the order of their index (without ASCEND_RT_VISIBLE_DEVICES), which
+ * is npu_node_list()'s order; the backend is in each one's sysfs
+ * directory.
  */
 static int find_sim(void)
 {
-	char path[96], buf[8];
-	int i, id = 0;
+	struct npu_node nodes[MAX_DEVS];
+	char path[600], buf[8];
+	int i, n;
 	FILE *f;
 
-	for (i = 0; i < MAX_DEVS && o.nr_devs < MAX_DEVS; i++) {
-		snprintf(path, sizeof(path), "/dev/npu_dma%d", i);
-		if (access(path, F_OK))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/backend", i);
+	n = npu_node_list("/sys", nodes, MAX_DEVS);
+	for (i = 0; i < n && o.nr_devs < MAX_DEVS; i++) {
+		snprintf(path, sizeof(path), "%.580s/backend", nodes[i].sysdir);
 		f = fopen(path, "r");
 		if (f && fgets(buf, sizeof(buf), f) && !strncmp(buf, "sim", 3))
-			o.devs[o.nr_devs++] = id;
+			o.devs[o.nr_devs++] = i;
 		if (f)
 			fclose(f);
-		id++;
 	}
 	return o.nr_devs;
 }

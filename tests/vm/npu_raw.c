@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A small client of the raw npu_dma ABI for the VM tests.
+ * A small client of the raw npu_dma ABI for the VM tests: see npu_raw.h.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -17,12 +16,7 @@
 
 int npu_raw_open(int index)
 {
-	char path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "/dev/npu_dma%d", index);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
+	return npu_node_open(index, O_RDWR);
 }
 
 int npu_raw_present(void)
@@ -48,25 +42,28 @@ int npu_raw_ioctl(int fd, unsigned long cmd, void *arg)
 int npu_raw_info(int fd, struct npu_dma_info *info)
 {
 	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	return npu_raw_ioctl(fd, NPU_DMA_IOCTL_GET_INFO, info);
+	return npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_GET_INFO, info);
 }
 
-int npu_raw_alloc(int fd, uint64_t size, uint32_t policy, uint64_t *dev_addr)
+int npu_raw_alloc(int fd, uint64_t size, uint32_t policy, uint64_t *dev_addr,
+		  uint32_t *handle)
 {
 	struct npu_dma_mem_alloc a = { .size = size, .policy = policy };
-	int ret = npu_raw_ioctl(fd, NPU_DMA_IOCTL_MEM_ALLOC, &a);
+	int ret = npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_MEM_ALLOC, &a);
 
-	if (!ret)
+	if (!ret) {
 		*dev_addr = a.dev_addr;
+		if (handle)
+			*handle = a.handle;
+	}
 	return ret;
 }
 
-int npu_raw_free(int fd, uint64_t dev_addr)
+int npu_raw_free(int fd, uint32_t handle)
 {
-	struct npu_dma_mem_free f = { .dev_addr = dev_addr };
+	struct drm_gem_close c = { .handle = handle };
 
-	return npu_raw_ioctl(fd, NPU_DMA_IOCTL_MEM_FREE, &f);
+	return npu_raw_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c);
 }
 
 int npu_raw_register(int fd, const void *p, uint64_t size, uint32_t flags)
@@ -75,14 +72,28 @@ int npu_raw_register(int fd, const void *p, uint64_t size, uint32_t flags)
 		.addr = (uintptr_t)p, .size = size, .flags = flags,
 	};
 
-	return npu_raw_ioctl(fd, NPU_DMA_IOCTL_HOST_REGISTER, &r);
+	return npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_HOST_REGISTER, &r);
 }
 
 int npu_raw_unregister(int fd, const void *p)
 {
 	struct npu_dma_host_unregister u = { .addr = (uintptr_t)p };
 
-	return npu_raw_ioctl(fd, NPU_DMA_IOCTL_HOST_UNREGISTER, &u);
+	return npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_HOST_UNREGISTER, &u);
+}
+
+struct npu_dma_event_slot *npu_raw_map_events(int fd, size_t *size)
+{
+	struct npu_dma_info info;
+	int ret = npu_raw_info(fd, &info);
+
+	if (ret) {
+		errno = -ret;
+		return MAP_FAILED;
+	}
+	*size = info.events_size;
+	return mmap(NULL, info.events_size, PROT_READ, MAP_SHARED, fd,
+		    (off_t)info.events_offset);
 }
 
 int npu_raw_queue_create(int fd, uint32_t entries, struct npu_raw_queue *q)
@@ -96,7 +107,7 @@ int npu_raw_queue_create(int fd, uint32_t entries, struct npu_raw_queue *q)
 	if (q->efd < 0)
 		return -errno;
 	c.eventfd = q->efd;
-	ret = npu_raw_ioctl(fd, NPU_DMA_IOCTL_QUEUE_CREATE, &c);
+	ret = npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_CREATE, &c);
 	if (ret) {
 		close(q->efd);
 		return ret;
@@ -104,8 +115,9 @@ int npu_raw_queue_create(int fd, uint32_t entries, struct npu_raw_queue *q)
 	q->id = c.queue_id;
 	q->entries = entries;
 	q->map_size = c.mmap_size;
+	q->map_offset = c.mmap_offset;
 	q->map = mmap(NULL, c.mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		      c.mmap_offset);
+		      (off_t)c.mmap_offset);
 	if (q->map == MAP_FAILED) {
 		ret = -errno;
 		close(q->efd);
@@ -120,7 +132,7 @@ void npu_raw_queue_destroy(struct npu_raw_queue *q)
 {
 	struct npu_dma_queue_destroy d = { .queue_id = q->id };
 
-	npu_raw_ioctl(q->fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &d);
+	npu_raw_ioctl(q->fd, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &d);
 	munmap(q->map, q->map_size);
 	close(q->efd);
 }
@@ -148,7 +160,7 @@ int npu_raw_submit(struct npu_raw_queue *q)
 	uint32_t tail = q->ctrl->sq_tail, n;
 	int ret;
 
-	ret = npu_raw_ioctl(q->fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &s);
+	ret = npu_raw_ioctl(q->fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &s);
 	if (ret < 0)
 		return ret;
 	n = tail - q->rung;
@@ -193,7 +205,7 @@ int npu_raw_release(struct npu_raw_queue *q, uint64_t seq)
 {
 	struct npu_dma_barrier_release r = { .queue_id = q->id, .seq = seq };
 
-	return npu_raw_ioctl(q->fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &r);
+	return npu_raw_ioctl(q->fd, DRM_IOCTL_NPU_DMA_BARRIER_RELEASE, &r);
 }
 
 int npu_raw_run(struct npu_raw_queue *q, const struct npu_dma_desc *d)

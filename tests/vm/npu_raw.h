@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A small client of the raw npu_dma ABI for the VM tests (not libacl):
- * thin wrappers that return 0 or -errno.
+ * A small client of the raw npu_dma ABI (include/uapi/drm/npu_dma_accel.h)
+ * for the VM tests, not libacl: thin wrappers that return 0 or -errno.
+ * NPU N is found through tools/npu_node.c: the DRM node whose bus device
+ * has npu_index N.
  */
 #ifndef NPU_RAW_H
 #define NPU_RAW_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include <linux/npu_dma.h>
+#include <drm/npu_dma_accel.h>
+
+#include "npu_node.h"
 
 struct npu_raw_queue {
 	int fd;			/* device fd */
@@ -18,19 +23,33 @@ struct npu_raw_queue {
 	uint32_t rung;		/* sq_tail at the last npu_raw_submit() */
 	void *map;
 	size_t map_size;
+	uint64_t map_offset;	/* its mmap offset (a GEM fake offset) */
 	struct npu_dma_queue_ctrl *ctrl;
 	struct npu_dma_desc *ring;
 };
 
+/* open(2) NPU @index's DRM node read-write: an fd, or -errno. */
 int npu_raw_open(int index);
-/* 1 if /dev/npu_dma0 can be opened (the module and an NPU are there). */
+/* 1 if NPU 0 can be opened (the module and an NPU are there). */
 int npu_raw_present(void);
+
 int npu_raw_ioctl(int fd, unsigned long cmd, void *arg);
 int npu_raw_info(int fd, struct npu_dma_info *info);
-int npu_raw_alloc(int fd, uint64_t size, uint32_t policy, uint64_t *dev_addr);
-int npu_raw_free(int fd, uint64_t dev_addr);
+/*
+ * MEM_ALLOC: the device address into *@dev_addr and, if @handle is not
+ * NULL, the GEM handle into *@handle.
+ */
+int npu_raw_alloc(int fd, uint64_t size, uint32_t policy, uint64_t *dev_addr,
+		  uint32_t *handle);
+/* Free an allocation: DRM_IOCTL_GEM_CLOSE of its @handle. */
+int npu_raw_free(int fd, uint32_t handle);
 int npu_raw_register(int fd, const void *p, uint64_t size, uint32_t flags);
 int npu_raw_unregister(int fd, const void *p);
+/*
+ * Map the file's event table (read-only, at info.events_offset); its
+ * length into *@size. MAP_FAILED (errno set) on failure.
+ */
+struct npu_dma_event_slot *npu_raw_map_events(int fd, size_t *size);
 
 int npu_raw_queue_create(int fd, uint32_t entries, struct npu_raw_queue *q);
 void npu_raw_queue_destroy(struct npu_raw_queue *q);

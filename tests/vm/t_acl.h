@@ -26,7 +26,8 @@
 
 /*
  * Logical id of the first NPU with backend @name ("edu" or "sim"), or -1.
- * Without ASCEND_RT_VISIBLE_DEVICES, logical ids follow /dev/npu_dmaN.
+ * Without ASCEND_RT_VISIBLE_DEVICES, logical ids follow the NPU index
+ * (GET_INFO's index, sysfs npu_index).
  */
 static inline int t_acl_find(const char *name)
 {
@@ -36,8 +37,7 @@ static inline int t_acl_find(const char *name)
 	if (aclrtGetDeviceCount(&n))
 		return -1;
 	for (i = 0; i < n; i++)
-		if (!t_read_attr(buf, sizeof(buf),
-				 "/sys/class/npu_dma/npu_dma%u/backend", i) &&
+		if (!t_npu_attr((int)i, "backend", buf, sizeof(buf)) &&
 		    !strcmp(buf, name))
 			return (int)i;
 	return -1;

@@ -17,33 +17,29 @@
 #define MAX_NPUS	8
 #define UNPRIV		65534
 
+static struct npu_node nodes[MAX_NPUS];
 static struct stat node_st[MAX_NPUS];
 static int nr_nodes;
 
-/* The unprivileged test needs the nodes; put them back afterwards. */
+/* The unprivileged test needs the NPUs' DRM nodes; put them back afterwards. */
 static void nodes_open_up(void)
 {
-	char path[64];
-
 	for (nr_nodes = 0; nr_nodes < MAX_NPUS; nr_nodes++) {
-		snprintf(path, sizeof(path), "/dev/npu_dma%d", nr_nodes);
-		if (stat(path, &node_st[nr_nodes]))
+		if (!t_npu_find(nr_nodes, &nodes[nr_nodes]) ||
+		    stat(nodes[nr_nodes].node, &node_st[nr_nodes]))
 			break;
-		if (chmod(path, 0666))
-			perror(path);
+		if (chmod(nodes[nr_nodes].node, 0666))
+			perror(nodes[nr_nodes].node);
 	}
 }
 
 static void nodes_restore(void)
 {
-	char path[64];
 	int i;
 
-	for (i = 0; i < nr_nodes; i++) {
-		snprintf(path, sizeof(path), "/dev/npu_dma%d", i);
-		if (chmod(path, node_st[i].st_mode & 07777))
-			perror(path);
-	}
+	for (i = 0; i < nr_nodes; i++)
+		if (chmod(nodes[i].node, node_st[i].st_mode & 07777))
+			perror(nodes[i].node);
 }
 
 START_TEST(test_memlock_exhaustion)
@@ -125,7 +121,7 @@ int main(void)
 	TCase *tm = tcase_create("memlock");
 	TCase *td = tcase_create("devmem");
 
-	if (geteuid() != 0 || access("/dev/npu_dma0", F_OK))
+	if (geteuid() != 0 || !t_npu_find(0, NULL))
 		return T_EXIT_SKIP;
 	tcase_set_timeout(tm, 120);
 	tcase_add_unchecked_fixture(tm, nodes_open_up, nodes_restore);

@@ -36,12 +36,12 @@ static void fini(void)
 	T_ACL_OK(aclFinalize());
 }
 
-/* The driver's answer, from sysfs (logical ids = /dev numbers here). */
+/* The driver's answer, from sysfs (logical ids = NPU indexes here). */
 static int sysfs_peer(int a, int b)
 {
 	char buf[64], want[8], *tok, *save;
 
-	ck_assert_int_eq(t_read_attr(buf, sizeof(buf), "/sys/class/npu_dma/npu_dma%d/peers", a), 0);
+	ck_assert_int_eq(t_npu_attr(a, "peers", buf, sizeof(buf)), 0);
 	snprintf(want, sizeof(want), "%d", b);
 	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
 		if (!strcmp(tok, want))
@@ -53,7 +53,7 @@ static int is_edu(int dev)
 {
 	char buf[16];
 
-	return !t_read_attr(buf, sizeof(buf), "/sys/class/npu_dma/npu_dma%d/backend", dev) &&
+	return !t_npu_attr(dev, "backend", buf, sizeof(buf)) &&
 	       !strcmp(buf, "edu");
 }
 
@@ -165,7 +165,7 @@ static bool peer_pair(const char *name, int *a, int *b)
 	for (i = 0; i < (int)ndev; i++)
 		for (j = 0; j < (int)ndev; j++)
 			if (i != j && sysfs_peer(i, j) &&
-			    !t_read_attr(buf, sizeof(buf), "/sys/class/npu_dma/npu_dma%d/backend", i) &&
+			    !t_npu_attr(i, "backend", buf, sizeof(buf)) &&
 			    !strcmp(buf, name)) {
 				*a = i;
 				*b = j;
@@ -306,14 +306,13 @@ static void bind_edu(const char *what, const char *addr)
 START_TEST(test_peer_removed)
 {
 	uint8_t buf[4096];
-	char addr[64];
+	char addr[64], again[64];
 	void *pa, *pb, *s0, *s1;
 	int a, b, sa, sb, can;
 
 	if (!peer_pair("edu", &a, &b) || !peer_pair("sim", &sa, &sb))
 		return;
-	ck_assert_int_eq(t_read_attr(addr, sizeof(addr), "/sys/class/npu_dma/npu_dma%d/pci_address",
-				     b), 0);
+	ck_assert_int_eq(t_npu_attr(b, "pci_address", addr, sizeof(addr)), 0);
 	pb = dev_alloc(b, 4096);
 	pa = dev_alloc(a, 4096);
 	T_ACL_OK(aclrtDeviceEnablePeerAccess(b, 0));
@@ -349,7 +348,9 @@ START_TEST(test_peer_removed)
 	aclrtResetDeviceForce(b);
 	aclrtResetDeviceForce(sb);
 	bind_edu("bind", addr);
-	ck_assert(t_exists("/dev/npu_dma%d", b));
+	ck_assert(t_npu_wait(b, 5000));
+	ck_assert_int_eq(t_npu_attr(b, "pci_address", again, sizeof(again)), 0);
+	ck_assert_str_eq(again, addr);
 }
 END_TEST
 
@@ -370,7 +371,7 @@ static Suite *peer_suite(void)
 
 int main(void)
 {
-	if (geteuid() != 0 || !t_exists("/dev/npu_dma1"))
+	if (geteuid() != 0 || !t_npu_find(1, NULL))
 		return T_EXIT_SKIP;
 	return t_run_suite(peer_suite());
 }

@@ -474,8 +474,7 @@ static bool t_two_npus(int dev[2])
 
 	T_ACL_OK(aclrtGetDeviceCount(&n));
 	for (i = 0; i < n && found < 2; i++)
-		if (!t_read_attr(buf, sizeof(buf),
-				 "/sys/class/npu_dma/npu_dma%u/backend", i) &&
+		if (!t_npu_attr((int)i, "backend", buf, sizeof(buf)) &&
 		    !strcmp(buf, "sim"))
 			dev[found++] = (int)i;
 	if (found == 1 && edu >= 0)

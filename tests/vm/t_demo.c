@@ -74,7 +74,7 @@ static Suite *suite(void)
 
 int main(void)
 {
-	if (!t_exists("/dev/npu_dma0"))
+	if (!t_npu_find(0, NULL))
 		return T_EXIT_SKIP;
 	return t_run_suite(suite());
 }

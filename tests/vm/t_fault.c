@@ -127,6 +127,7 @@ START_TEST(test_device_memory_exhaustion)
 {
 	int npu = _i;
 	uint64_t chunk, addr[17], start;
+	uint32_t h[17];
 	int fd, fd2, n = 0, ret;
 
 	if (npu >= nr_npus)
@@ -137,16 +138,18 @@ START_TEST(test_device_memory_exhaustion)
 	fd = npu_raw_open(npu);
 	fd2 = npu_raw_open(npu);
 	ck_assert_int_ge(fd2, 0);
-	while ((ret = npu_raw_alloc(fd, chunk, NPU_DMA_MEM_HUGE_FIRST, &addr[n])) == 0) {
+	while ((ret = npu_raw_alloc(fd, chunk, NPU_DMA_MEM_HUGE_FIRST, &addr[n],
+				    &h[n])) == 0) {
 		ck_assert_int_lt(++n, 17);
 	}
 	ck_assert_int_eq(ret, -ENOMEM);
 	ck_assert_int_eq(n, 16);
 	ck_assert_uint_eq(mem_free(npu), 0);
-	ck_assert_int_eq(npu_raw_alloc(fd2, 1, NPU_DMA_MEM_NORMAL_ONLY, &addr[16]), -ENOMEM);
+	ck_assert_int_eq(npu_raw_alloc(fd2, 1, NPU_DMA_MEM_NORMAL_ONLY, &addr[16], NULL),
+			 -ENOMEM);
 	/* A hole of one sixteenth serves the other file. */
-	ck_assert_int_eq(npu_raw_free(fd, addr[7]), 0);
-	ck_assert_int_eq(npu_raw_alloc(fd2, chunk, NPU_DMA_MEM_NORMAL_ONLY, &addr[16]), 0);
+	ck_assert_int_eq(npu_raw_free(fd, h[7]), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd2, chunk, NPU_DMA_MEM_NORMAL_ONLY, &addr[16], NULL), 0);
 	ck_assert_uint_eq(addr[16], addr[7]);
 	close(fd);
 	ck_assert_uint_eq(mem_free(npu), start - chunk);
@@ -168,7 +171,7 @@ static void child_copies(int npu, size_t len, int up)
 	uint64_t dev;
 	int fd = npu_raw_open(npu), i;
 
-	if (fd < 0 || npu_raw_alloc(fd, len, NPU_DMA_MEM_HUGE_FIRST, &dev) ||
+	if (fd < 0 || npu_raw_alloc(fd, len, NPU_DMA_MEM_HUGE_FIRST, &dev, NULL) ||
 	    npu_raw_register(fd, reg, len, 0) || npu_raw_queue_create(fd, 16, &q))
 		_exit(1);
 	for (i = 0; i < 16; i++) {
@@ -270,7 +273,7 @@ START_TEST(test_edu_lost_interrupt_times_out)
 	ck_assert(t_exists(LOSE_IRQS));
 	fd = npu_raw_open(npu);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev, NULL), 0);
 	ck_assert_int_eq(npu_raw_register(fd, buf, 8192, 0), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 	t_pattern_fill(buf, 4096, 5);

@@ -10,9 +10,10 @@
  *   waiting work;
  * - munmap() of registered and pageable memory while copies use it: the
  *   copies finish (the pages stay pinned), nothing is left pinned after;
- * - removal of an edu PCI device in use: its file says -ENODEV, its queue
- *   is marked dead, the other NPUs copy byte-exact, a PCI rescan brings
- *   it back under the same /dev number;
+ * - removal of an edu PCI device in use: its file says -ENODEV (the
+ *   driver's ioctls and the DRM core's), its queue is marked dead, its
+ *   existing mappings stay readable, the other NPUs copy byte-exact, a
+ *   PCI rescan brings it back under the same NPU number;
  * - rmmod refused while a file is held by a child, sits in flight in a
  *   UNIX socket, or copies run; it works once all is gone.
  *
@@ -89,13 +90,13 @@ static void victim(int npu, int kind, size_t len, int up)
 	struct npu_raw_queue q;
 	struct npu_dma_desc d;
 
-	if (fd < 0 || npu_raw_alloc(fd, 2 * len, NPU_DMA_MEM_HUGE_FIRST, &dev) ||
+	if (fd < 0 || npu_raw_alloc(fd, 2 * len, NPU_DMA_MEM_HUGE_FIRST, &dev, NULL) ||
 	    npu_raw_register(fd, reg, len, 0) || npu_raw_queue_create(fd, 16, &q))
 		_exit(1);
 	dev2 = dev + len;
 	if (kind == 3 && peer >= 0) {
 		pfd = npu_raw_open(peer);
-		if (pfd < 0 || npu_raw_alloc(pfd, len, NPU_DMA_MEM_HUGE_FIRST, &pdev))
+		if (pfd < 0 || npu_raw_alloc(pfd, len, NPU_DMA_MEM_HUGE_FIRST, &pdev, NULL))
 			_exit(1);
 	}
 	for (i = 0; i < 8; i++) {
@@ -190,7 +191,7 @@ START_TEST(test_close_with_queued_work)
 	t_state_get(&start, nr_npus);
 	fd = npu_raw_open(npu);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_HUGE_FIRST, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_HUGE_FIRST, &dev, NULL), 0);
 	ck_assert_int_eq(npu_raw_register(fd, buf, len, 0), 0);
 	for (i = 0; i < 3; i++)
 		ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q[i]), 0);
@@ -246,7 +247,7 @@ START_TEST(test_munmap_during_dma)
 	t_state_get(&start, nr_npus);
 	fd = npu_raw_open(npu);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_HUGE_FIRST, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_HUGE_FIRST, &dev, NULL), 0);
 	ck_assert_int_eq(npu_raw_register(fd, reg, len, 0), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 	t_pattern_fill(reg, len, 9);
@@ -314,7 +315,7 @@ static void round_trip(int npu, uint32_t seed)
 	int fd = npu_raw_open(npu);
 
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev, NULL), 0);
 	ck_assert_int_eq(npu_raw_register(fd, buf, 8192, 0), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 	t_pattern_fill(buf, 4096, seed);
@@ -336,7 +337,7 @@ static void backends(char *out, size_t size)
 
 	out[0] = 0;
 	for (j = 0; j < MAX_NPUS; j++) {
-		if (t_read_attr(b, sizeof(b), "/sys/class/npu_dma/npu_dma%d/backend", j))
+		if (t_npu_attr(j, "backend", b, sizeof(b)))
 			break;
 		n += (size_t)snprintf(out + n, size - n, "%s%s", j ? " " : "", b);
 		if (n >= size)
@@ -350,10 +351,15 @@ START_TEST(test_pci_remove_in_use)
 	char pci[64], path[128], before[128], after[128];
 	uint8_t *buf = anon(64 << 10);
 	struct npu_dma_queue_create qc = { .entries = 16, .eventfd = -1 };
+	struct npu_dma_desc d, rec = { .opcode = NPU_DMA_OP_EVENT_RECORD, .dst = 3 };
+	struct npu_dma_event_slot *ev;
+	struct drm_version ver = { 0 };
+	struct npu_dma_info info;
 	struct npu_raw_queue q;
-	struct npu_dma_desc d;
 	struct t_state start;
-	uint64_t dev, dev2;
+	uint64_t dev, dev2, rec_seq;
+	uint32_t h;
+	size_t ev_size;
 	off_t dead_off;
 	void *p;
 
@@ -361,14 +367,19 @@ START_TEST(test_pci_remove_in_use)
 		return;
 	backends(before, sizeof(before));
 	t_state_get(&start, nr_npus);
-	ck_assert_int_eq(t_read_attr(pci, sizeof(pci), "/sys/class/npu_dma/npu_dma%d/pci_address",
-				     npu), 0);
+	ck_assert_int_eq(t_npu_attr(npu, "pci_address", pci, sizeof(pci)), 0);
 	fd = npu_raw_open(npu);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, 64 << 10, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 64 << 10, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
 	ck_assert_int_eq(npu_raw_register(fd, buf, 64 << 10, 0), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
-	ck_assert_int_eq(npu_raw_ioctl(fd, NPU_DMA_IOCTL_QUEUE_CREATE, &qc), 0);
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_CREATE, &qc), 0);
+	ev = npu_raw_map_events(fd, &ev_size);
+	ck_assert_ptr_ne(ev, MAP_FAILED);
+	rec_seq = npu_raw_push(&q, &rec);
+	ck_assert_int_eq(npu_raw_submit(&q), 1);
+	ck_assert_int_eq(npu_raw_wait(&q, rec_seq, 20000), 0);
+	ck_assert_uint_eq(ev[3].seq, rec_seq);
 	for (i = 0; i < 4; i++) {
 		d = npu_raw_copy(dev, (uintptr_t)buf, 64 << 10, NPU_DMA_DESC_F_SRC_HOST);
 		npu_raw_push(&q, &d);
@@ -380,13 +391,20 @@ START_TEST(test_pci_remove_in_use)
 	ck_assert_int_eq(t_write_file(path, "1"), 0);
 	ck_assert(!t_exists("/sys/bus/pci/devices/%s", pci));
 
+	ck_assert(!t_npu_find(npu, NULL));
 	ck_assert_uint_ne(q.ctrl->flags & NPU_DMA_QUEUE_S_DEAD, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, 4096, 0, &dev2), -ENODEV);
-	ck_assert_int_eq(npu_raw_free(fd, dev), -ENODEV);
+	/* The mappings made before stay readable, with what they held. */
+	ck_assert_uint_eq(ev[3].seq, rec_seq);
+	ck_assert_uint_eq(ev[3].queue_id, q.id);
+	ck_assert_uint_ge(q.ctrl->completed_seq, rec_seq);
+	ck_assert_int_eq(npu_raw_alloc(fd, 4096, 0, &dev2, NULL), -ENODEV);
+	ck_assert_int_eq(npu_raw_free(fd, h), -ENODEV);
 	ck_assert_int_eq(npu_raw_submit(&q), -ENODEV);
+	ck_assert_int_eq(npu_raw_info(fd, &info), -ENODEV);
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_VERSION, &ver), -ENODEV);
 	dead_off = (off_t)qc.mmap_offset;
 	qc.queue_id = qc.mmap_offset = qc.mmap_size = 0;
-	ck_assert_int_eq(npu_raw_ioctl(fd, NPU_DMA_IOCTL_QUEUE_CREATE, &qc), -ENODEV);
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_CREATE, &qc), -ENODEV);
 	/* The dead queue's area cannot be mapped again. */
 	p = mmap(NULL, q.map_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, dead_off);
 	ck_assert(p == MAP_FAILED);
@@ -395,16 +413,15 @@ START_TEST(test_pci_remove_in_use)
 		if (i != npu)
 			round_trip(i, 100 + (uint32_t)i);
 	npu_raw_queue_destroy(&q);
-	close(fd);
+	ck_assert_int_eq(munmap(ev, ev_size), 0);
+	ck_assert_int_eq(close(fd), 0);
 
 	/* Rescan: the card comes back under its old number. */
 	ck_assert_int_eq(t_write_file("/sys/bus/pci/rescan", "1"), 0);
-	for (i = 0; i < 500 && !t_exists("/dev/npu_dma%d", npu); i++)
-		sleep_ms(10);
+	ck_assert(t_npu_wait(npu, 5000));
 	backends(after, sizeof(after));
 	ck_assert_str_eq(after, before);
-	ck_assert_int_eq(t_read_attr(path, sizeof(path), "/sys/class/npu_dma/npu_dma%d/pci_address",
-				     npu), 0);
+	ck_assert_int_eq(t_npu_attr(npu, "pci_address", path, sizeof(path)), 0);
 	ck_assert_str_eq(path, pci);
 	round_trip(npu, 7);
 	if (other >= 0)
@@ -427,18 +444,16 @@ static void rescan(void)
 	t_write_file("/sys/bus/pci/rescan", "1");
 	sleep_ms(200);
 	for (i = 0; i < MAX_NPUS; i++)
-		if (!t_read_attr(b, sizeof(b), "/sys/class/npu_dma/npu_dma%d/backend", i) &&
-		    !strcmp(b, "edu") &&
-		    !t_read_attr(pci[n], sizeof(pci[n]),
-				 "/sys/class/npu_dma/npu_dma%d/pci_address", i))
+		if (!t_npu_attr(i, "backend", b, sizeof(b)) && !strcmp(b, "edu") &&
+		    !t_npu_attr(i, "pci_address", pci[n], sizeof(pci[n])))
 			n++;
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", pci[i]);
 		t_write_file(path, "1");
 	}
 	t_write_file("/sys/bus/pci/rescan", "1");
-	for (i = 0; i < 500 && !t_exists("/dev/npu_dma%d", nr_npus - 1); i++)
-		sleep_ms(10);
+	for (i = 0; i < nr_npus; i++)
+		t_npu_wait(i, 5000);
 }
 
 /* ---- rmmod while in use ---- */
@@ -465,7 +480,7 @@ START_TEST(test_unload_while_in_use)
 	/* Copies running. */
 	fd = npu_raw_open(npu);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_HUGE_FIRST, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_HUGE_FIRST, &dev, NULL), 0);
 	ck_assert_int_eq(npu_raw_register(fd, buf, len, 0), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 	t_pattern_fill(buf, len, 3);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * VM test: a structure-aware fuzzer of everything user space can reach
- * through /dev/npu_dmaN: every ioctl (valid-looking arguments with one
- * field mutated, random bytes, bad pointers, unknown commands), the
- * mmap'd rings (valid-looking descriptors with one field mutated, random
- * descriptors, random tails), eventfds closed under their queues,
- * registered memory unmapped while copies use it, several files, queues
- * and peer NPUs per process, a second thread racing the first, and
- * foreign processes holding the files.
+ * through an NPU's DRM node: every driver ioctl (valid-looking arguments
+ * with one field mutated, random bytes, bad pointers, unknown commands
+ * and wrong sizes), the DRM core's ioctls a render node allows
+ * (GEM_CLOSE of live, closed and random handles, VERSION, GET_CAP, PRIME
+ * export and import), the mmap'd rings (valid-looking descriptors with
+ * one field mutated, random descriptors, random tails), eventfds closed
+ * under their queues, registered memory unmapped while copies use it,
+ * several files, queues and peer NPUs per process, a second thread
+ * racing the first, and foreign processes holding the files.
  *
  * Each round forks a worker that runs a random program for about a
  * second from a seed derived from the run's seed; the worker exits with
@@ -45,6 +47,8 @@
 #define MAX_REG		6
 #define MAX_Q		6
 #define MAX_GRAPH	4
+#define MAX_HANDLES	8	/* imported and closed GEM handles kept */
+#define MAX_BUFS_OUT	4	/* exported dma-buf fds kept */
 #define NR_BUFS		6
 #define BUF_LEN		(256 << 10)
 #define PAGE		4096UL
@@ -58,6 +62,9 @@ struct fz_stats {
 	uint64_t munmaps;
 	uint64_t efd_closed;
 	uint64_t graphs;
+	uint64_t gem_closes;
+	uint64_t prime;
+	uint64_t prime_ok;	/* dma-bufs exported */
 	uint64_t foreign;
 	uint64_t races;
 	uint64_t rounds;
@@ -118,6 +125,7 @@ static uint64_t interesting(uint64_t near)
 
 struct fz_alloc {
 	uint64_t addr, size;
+	uint32_t handle;
 };
 
 struct fz_reg {
@@ -144,7 +152,18 @@ struct fz_ctx {
 	uint32_t graph[MAX_GRAPH];	/* ids from GRAPH_CREATE */
 	uint32_t graph_len[MAX_GRAPH];
 	int nr_graph;
+	uint32_t imported[MAX_HANDLES];	/* handles from PRIME_FD_TO_HANDLE */
+	int nr_imported;
+	uint32_t closed[MAX_HANDLES];	/* handles closed, not handed out since */
+	int nr_closed;
+	uint64_t events_off, events_size;	/* GET_INFO's event table */
 };
+
+/* dma-buf fds from PRIME_HANDLE_TO_FD: the npu they came from. */
+static struct {
+	int fd, npu;
+} dmabufs[MAX_BUFS_OUT];
+static int nr_dmabufs;
 
 struct fz_buf {
 	uint8_t *p;
@@ -296,21 +315,61 @@ static int fz_call(int fd, unsigned long cmd, void *s, size_t size, int *mutated
 
 static void op_info(struct fz_ctx *c)
 {
-	struct npu_dma_info info = { .size = sizeof(info) };
+	struct npu_dma_info info = { 0 };
 	int mutated, ret;
 
-	ret = fz_call(c->fd, NPU_DMA_IOCTL_GET_INFO, &info, sizeof(info), &mutated);
+	ret = fz_call(c->fd, DRM_IOCTL_NPU_DMA_GET_INFO, &info, sizeof(info), &mutated);
 	if (!mutated && ret && !racing)
 		fz_fail("GET_INFO on npu %d: %d", c->npu, ret);
 }
 
-static void track_alloc(struct fz_ctx *c, uint64_t addr, uint64_t size)
+/* @h was handed out again (or is live): it is no longer a closed one. */
+static void unclose(struct fz_ctx *c, uint32_t h)
 {
+	int i;
+
+	for (i = 0; i < c->nr_closed; i++)
+		if (c->closed[i] == h) {
+			c->closed[i] = c->closed[--c->nr_closed];
+			return;
+		}
+}
+
+static void note_closed(struct fz_ctx *c, uint32_t h)
+{
+	unclose(c, h);
+	if (c->nr_closed == MAX_HANDLES)
+		c->closed[below(MAX_HANDLES)] = h;
+	else
+		c->closed[c->nr_closed++] = h;
+}
+
+static int gem_close(int fd, uint32_t h)
+{
+	struct drm_gem_close g = { .handle = h };
+
+	stats->gem_closes++;
+	return fz_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &g);
+}
+
+static void track_alloc(struct fz_ctx *c, uint64_t addr, uint64_t size, uint32_t h)
+{
+	int i;
+
+	unclose(c, h);
+	/* A stale entry (the racer closed it) whose number came back. */
+	for (i = 0; i < c->nr_alloc; i++)
+		if (c->alloc[i].handle == h) {
+			c->alloc[i].addr = addr;
+			c->alloc[i].size = size;
+			return;
+		}
 	if (c->nr_alloc < MAX_ALLOC) {
 		c->alloc[c->nr_alloc].addr = addr;
+		c->alloc[c->nr_alloc].handle = h;
 		c->alloc[c->nr_alloc++].size = size;
-	} else {
-		npu_raw_free(c->fd, addr);
+	} else if (!gem_close(c->fd, h)) {
+		note_closed(c, h);
 	}
 }
 
@@ -325,38 +384,86 @@ static void op_alloc(struct fz_ctx *c)
 	};
 	int mutated;
 
-	if (fz_call(c->fd, NPU_DMA_IOCTL_MEM_ALLOC, &a, sizeof(a), &mutated) == 0)
-		track_alloc(c, a.dev_addr, a.alloc_size);
+	if (fz_call(c->fd, DRM_IOCTL_NPU_DMA_MEM_ALLOC, &a, sizeof(a), &mutated) == 0) {
+		if (!a.handle && !racing)
+			fz_fail("MEM_ALLOC answered handle 0");
+		track_alloc(c, a.dev_addr, a.alloc_size, a.handle);
+	}
 }
 
-static void untrack_alloc(struct fz_ctx *c, uint64_t addr)
+/* Forget handle @h of @c once it is closed: an allocation or an import. */
+static void untrack_handle(struct fz_ctx *c, uint32_t h)
 {
 	int i;
 
 	for (i = 0; i < c->nr_alloc; i++)
-		if (c->alloc[i].addr == addr) {
+		if (c->alloc[i].handle == h) {
 			c->alloc[i] = c->alloc[--c->nr_alloc];
-			return;
+			break;
 		}
+	for (i = 0; i < c->nr_imported; i++)
+		if (c->imported[i] == h) {
+			c->imported[i] = c->imported[--c->nr_imported];
+			break;
+		}
+	note_closed(c, h);
 }
 
+static int tracked_handle(const struct fz_ctx *c, uint32_t h)
+{
+	int i;
+
+	for (i = 0; i < c->nr_alloc; i++)
+		if (c->alloc[i].handle == h)
+			return 1;
+	for (i = 0; i < c->nr_imported; i++)
+		if (c->imported[i] == h)
+			return 1;
+	return 0;
+}
+
+/*
+ * GEM_CLOSE, which frees device memory: of a live handle (must work), of
+ * one closed before and not handed out since (must be -EINVAL), of a
+ * guessed one, with a mutated argument or through a bad pointer.
+ */
 static void op_free(struct fz_ctx *c)
 {
-	struct npu_dma_mem_free f = { 0 };
-	int mutated, ret, i = -1;
+	struct drm_gem_close g = { 0 };
+	int how = (int)below(100), ret, live = 0, closed = 0;
 
-	if (c->nr_alloc && chance(80)) {
-		i = (int)below(c->nr_alloc);
-		f.dev_addr = c->alloc[i].addr;
+	if (c->nr_alloc && how < 50) {
+		g.handle = c->alloc[below(c->nr_alloc)].handle;
+		live = 1;
+	} else if (c->nr_imported && how < 55) {
+		g.handle = c->imported[below(c->nr_imported)];
+		live = 1;
+	} else if (c->nr_closed && how < 75) {
+		g.handle = c->closed[below(c->nr_closed)];
+		closed = !tracked_handle(c, g.handle);
 	} else {
-		/* Guess: the device address space is predictable. */
-		f.dev_addr = infos[c->npu].mem_base + below(64) * PAGE;
+		/* Guess: handles are small numbers, the lowest free first. */
+		g.handle = chance(70) ? (uint32_t)below(64) : (uint32_t)interesting(1);
 	}
-	ret = fz_call(c->fd, NPU_DMA_IOCTL_MEM_FREE, &f, sizeof(f), &mutated);
-	if (!mutated && i >= 0 && ret && !racing)
-		fz_fail("MEM_FREE of an allocation: %d", ret);
+	stats->gem_closes++;
+	how = (int)below(100);
+	if (how < 10) {
+		mutate_struct(&g, sizeof(g));
+		live = closed = 0;
+	} else if (how < 14) {
+		fz_ioctl(c->fd, DRM_IOCTL_GEM_CLOSE, edge + PAGE - sizeof(g) / 2);
+		return;
+	} else if (how < 16) {
+		fz_ioctl(c->fd, DRM_IOCTL_GEM_CLOSE, NULL);
+		return;
+	}
+	ret = fz_ioctl(c->fd, DRM_IOCTL_GEM_CLOSE, &g);
+	if (live && ret && !racing)
+		fz_fail("GEM_CLOSE of a live handle %u: %d", g.handle, ret);
+	if (closed && ret != -EINVAL && !racing)
+		fz_fail("GEM_CLOSE of closed handle %u: %d", g.handle, ret);
 	if (!ret)
-		untrack_alloc(c, f.dev_addr);
+		untrack_handle(c, g.handle);
 }
 
 /* A range in one of the host buffers (which may be unmapped). */
@@ -383,7 +490,7 @@ static void op_register(struct fz_ctx *c)
 
 	host_range(&r.addr, &r.size, BUF_LEN);
 	r.flags = chance(20) ? NPU_DMA_HOST_F_READONLY : 0;
-	if (fz_call(c->fd, NPU_DMA_IOCTL_HOST_REGISTER, &r, sizeof(r), &mutated) == 0) {
+	if (fz_call(c->fd, DRM_IOCTL_NPU_DMA_HOST_REGISTER, &r, sizeof(r), &mutated) == 0) {
 		/* Copies into it would write wherever it is: keep only the arena's. */
 		if (c->nr_reg < MAX_REG && in_arena(r.addr, r.size)) {
 			c->reg[c->nr_reg].addr = r.addr;
@@ -405,7 +512,7 @@ static void op_unregister(struct fz_ctx *c)
 	} else {
 		u.addr = (uintptr_t)bufs[below(NR_BUFS)].p + below(BUF_LEN);
 	}
-	ret = fz_call(c->fd, NPU_DMA_IOCTL_HOST_UNREGISTER, &u, sizeof(u), &mutated);
+	ret = fz_call(c->fd, DRM_IOCTL_NPU_DMA_HOST_UNREGISTER, &u, sizeof(u), &mutated);
 	if (!mutated && i >= 0 && ret && !racing)
 		fz_fail("HOST_UNREGISTER of a registration: %d", ret);
 	if (ret)
@@ -472,7 +579,7 @@ static void op_queue_create(struct fz_ctx *c)
 	} else if (chance(50)) {
 		qc.eventfd = chance(50) ? c->fd : (int)interesting(3);
 	}
-	ret = fz_call(c->fd, NPU_DMA_IOCTL_QUEUE_CREATE, &qc, sizeof(qc), &mutated);
+	ret = fz_call(c->fd, DRM_IOCTL_NPU_DMA_QUEUE_CREATE, &qc, sizeof(qc), &mutated);
 	if (ret) {
 		if (efd >= 0)
 			close(efd);
@@ -513,7 +620,7 @@ static void op_queue_destroy(struct fz_ctx *c)
 	}
 	/* A queue parked at a barrier or a WAIT never drains by itself. */
 	arm(150);
-	ret = fz_call(c->fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &d, sizeof(d), &mutated);
+	ret = fz_call(c->fd, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &d, sizeof(d), &mutated);
 	arm(0);
 	if (ret)
 		return;
@@ -716,7 +823,7 @@ static void op_submit(struct fz_ctx *c)
 		}
 		__atomic_store_n(&ctrl->sq_tail, tail, __ATOMIC_RELEASE);
 	}
-	fz_call(c->fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &s, sizeof(s), &mutated);
+	fz_call(c->fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &s, sizeof(s), &mutated);
 }
 
 static void op_barrier(struct fz_ctx *c)
@@ -733,7 +840,7 @@ static void op_barrier(struct fz_ctx *c)
 		b.seq = ((struct npu_dma_queue_ctrl *)q->map)->barrier_seq;
 	if (!b.seq || chance(20))
 		b.seq = below(64);
-	fz_call(c->fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &b, sizeof(b), &mutated);
+	fz_call(c->fd, DRM_IOCTL_NPU_DMA_BARRIER_RELEASE, &b, sizeof(b), &mutated);
 }
 
 /* Make a graph of up to 8 descriptors, some of them broken. */
@@ -751,13 +858,13 @@ static void op_graph_create(struct fz_ctx *c)
 	}
 	g.descs = (uintptr_t)d;
 	g.count = (uint32_t)n;
-	if (fz_call(c->fd, NPU_DMA_IOCTL_GRAPH_CREATE, &g, sizeof(g), &mutated) ||
+	if (fz_call(c->fd, DRM_IOCTL_NPU_DMA_GRAPH_CREATE, &g, sizeof(g), &mutated) ||
 	    mutated)
 		return;
 	if (c->nr_graph == MAX_GRAPH) {
 		struct npu_dma_graph_destroy gd = { .graph_id = c->graph[0] };
 
-		ioctl(c->fd, NPU_DMA_IOCTL_GRAPH_DESTROY, &gd);
+		ioctl(c->fd, DRM_IOCTL_NPU_DMA_GRAPH_DESTROY, &gd);
 		c->graph[0] = c->graph[--c->nr_graph];
 		c->graph_len[0] = c->graph_len[c->nr_graph];
 	}
@@ -773,7 +880,7 @@ static void op_graph_destroy(struct fz_ctx *c)
 
 	gd.graph_id = i < 0 ? (uint32_t)interesting(1) : c->graph[i];
 	/* Kept in the table when it failed: a replay of it must fail too. */
-	if (fz_call(c->fd, NPU_DMA_IOCTL_GRAPH_DESTROY, &gd, sizeof(gd), &mutated) ||
+	if (fz_call(c->fd, DRM_IOCTL_NPU_DMA_GRAPH_DESTROY, &gd, sizeof(gd), &mutated) ||
 	    i < 0 || mutated)
 		return;
 	c->graph[i] = c->graph[--c->nr_graph];
@@ -802,23 +909,158 @@ static void op_graph_replay(struct fz_ctx *c)
 	ring[ctrl->sq_tail & (q->entries - 1)] = d;
 	__atomic_store_n(&ctrl->sq_tail, ctrl->sq_tail + 1, __ATOMIC_RELEASE);
 	sub.queue_id = q->id;
-	fz_ioctl(c->fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &sub);
+	fz_ioctl(c->fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &sub);
 	stats->descs++;
 }
 
-/* Commands nobody defined, or defined ones with the wrong size/direction. */
+/*
+ * Commands nobody defined, or defined ones with the wrong size or
+ * direction: the driver's range (DRM_COMMAND_BASE up, the ten ioctls and
+ * numbers past them) and core numbers past the DRM core's table. The
+ * DRM core does not look at the type byte, so any type reaches it.
+ */
 static void op_bad_cmd(struct fz_ctx *c)
 {
 	uint8_t arg[256];
 	unsigned long cmd;
+	unsigned int nr;
 
 	random_bytes(arg, sizeof(arg));
-	cmd = _IOC((unsigned int)below(4), chance(90) ? NPU_DMA_IOC_MAGIC : (unsigned)rnd() & 0xff,
-		   (unsigned int)below(16), (unsigned int)below(sizeof(arg)));
+	nr = chance(80) ? DRM_COMMAND_BASE + (unsigned int)below(16)
+			: 0xe0 + (unsigned int)below(0x20);
+	cmd = _IOC((unsigned int)below(4), chance(90) ? DRM_IOCTL_BASE : (unsigned)rnd() & 0xff,
+		   nr, (unsigned int)below(sizeof(arg)));
 	/* Generic VFS commands (FIOCLEX...) are not ours to fuzz. */
 	if (_IOC_TYPE(cmd) == 'T' || _IOC_TYPE(cmd) == 'f' || _IOC_TYPE(cmd) == 0x94)
 		return;
 	fz_ioctl(c->fd, cmd, arg);
+}
+
+/* Keep a dma-buf fd PRIME gave us, or close it if there is no room. */
+static void keep_dmabuf(int fd, int npu)
+{
+	if (nr_dmabufs == MAX_BUFS_OUT) {
+		close(fd);
+		return;
+	}
+	dmabufs[nr_dmabufs].fd = fd;
+	dmabufs[nr_dmabufs++].npu = npu;
+}
+
+static void note_import(struct fz_ctx *c, uint32_t h)
+{
+	unclose(c, h);
+	if (tracked_handle(c, h))
+		return;
+	if (c->nr_imported < MAX_HANDLES)
+		c->imported[c->nr_imported++] = h;
+	else if (!gem_close(c->fd, h))
+		note_closed(c, h);
+}
+
+/*
+ * The DRM core's ioctls a render node allows: VERSION (it names the
+ * driver), GET_CAP, PRIME export of a handle and import of a dma-buf (on
+ * the file it came from, where it must come back as the same handle; on
+ * another file or NPU), SYNCOBJ_CREATE (no syncobjs here). None may
+ * upset the driver or leak: the oracle counts what they hold.
+ */
+static void op_drm_core(struct fz_ctx *c)
+{
+	/*
+	 * Outside the arena, where no descriptor writes: only the name and
+	 * desc pointers (never mutated) lead there.
+	 */
+	static char strs[192];
+	struct drm_version v = {
+		.name_len = 64, .name = strs,
+		.date_len = 64, .date = strs + 64,
+		.desc_len = 64, .desc = strs + 128,
+	};
+	struct drm_get_cap cap = { 0 };
+	struct drm_prime_handle ph = { .fd = -1 };
+	struct drm_syncobj_create sc = { 0 };
+	size_t asked;
+	int ret, i;
+
+	switch (below(6)) {
+	case 0:
+		if (chance(20))
+			v.name_len = interesting(7) & 63;
+		if (chance(10))
+			v.date = (char *)(uintptr_t)interesting(0);
+		asked = v.name_len;
+		ret = fz_ioctl(c->fd, DRM_IOCTL_VERSION, &v);
+		/* It says the name's length, and copies as much as there is room. */
+		if (!ret && (v.name_len != strlen(NPU_DMA_DRIVER_NAME) ||
+			     memcmp(strs, NPU_DMA_DRIVER_NAME,
+				    asked < v.name_len ? asked : v.name_len)))
+			fz_fail("DRM_IOCTL_VERSION names '%.7s' (%zu)", strs, (size_t)v.name_len);
+		if (ret && v.date == strs + 64 && !racing)
+			fz_fail("DRM_IOCTL_VERSION: %d", ret);
+		break;
+	case 1:
+		cap.capability = chance(70) ? below(0x20) : interesting(1);
+		fz_ioctl(c->fd, DRM_IOCTL_GET_CAP, &cap);
+		break;
+	case 2:
+	case 3:
+		/* Export a live handle, a guessed one, with odd flags. */
+		ph.handle = c->nr_alloc && chance(80) ? c->alloc[below(c->nr_alloc)].handle
+						      : (uint32_t)below(32);
+		ph.flags = chance(80) ? DRM_CLOEXEC | DRM_RDWR : (uint32_t)interesting(2);
+		stats->prime++;
+		if (!fz_ioctl(c->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph) && ph.fd >= 0) {
+			stats->prime_ok++;
+			keep_dmabuf(ph.fd, c->npu);
+		}
+		break;
+	case 4:
+		/* Import: on the exporter's file it is the same object again. */
+		if (!nr_dmabufs)
+			return;
+		i = (int)below(nr_dmabufs);
+		ph = (struct drm_prime_handle){ .fd = chance(90) ? dmabufs[i].fd : (int)rnd() };
+		stats->prime++;
+		if (!fz_ioctl(c->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph))
+			note_import(c, ph.handle);
+		if (chance(30)) {
+			close(dmabufs[i].fd);
+			dmabufs[i] = dmabufs[--nr_dmabufs];
+		}
+		break;
+	default:
+		if (!fz_ioctl(c->fd, DRM_IOCTL_SYNCOBJ_CREATE, &sc)) {
+			struct drm_syncobj_destroy sd = { .handle = sc.handle };
+
+			fz_ioctl(c->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &sd);
+		}
+		break;
+	}
+}
+
+/*
+ * Export one of @c's allocations and import it again on the same file:
+ * the same handle back (the DRM core's prime lookup), unless the racer
+ * closed it meanwhile.
+ */
+static void op_prime_roundtrip(struct fz_ctx *c)
+{
+	struct drm_prime_handle ph = { .flags = DRM_CLOEXEC | DRM_RDWR, .fd = -1 };
+	uint32_t h;
+
+	if (!c->nr_alloc)
+		return;
+	h = c->alloc[below(c->nr_alloc)].handle;
+	ph.handle = h;
+	stats->prime++;
+	if (fz_ioctl(c->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph) || ph.fd < 0)
+		return;		/* export may be refused; the oracle still holds */
+	stats->prime_ok++;
+	ph.handle = 0;
+	if (!fz_ioctl(c->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph) && ph.handle != h && !racing)
+		fz_fail("PRIME re-import of handle %u gave handle %u", h, ph.handle);
+	keep_dmabuf(ph.fd, c->npu);
 }
 
 static void op_close_eventfd(struct fz_ctx *c)
@@ -878,22 +1120,40 @@ static void op_munmap(void)
 	}
 }
 
+/*
+ * The event table at its fake offset, whole or not, read-write or not;
+ * other offsets (0, pages into it, past it, random). Only the exact
+ * mapping may work; it is read, then unmapped.
+ */
 static void op_mmap_events(struct fz_ctx *c)
 {
-	size_t len = chance(50) ? infos[c->npu].max_event_slots * sizeof(struct npu_dma_event_slot)
-				: (1 + below(32)) * PAGE;
+	size_t len = chance(60) ? c->events_size : (1 + below(40)) * PAGE;
 	int prot = chance(20) ? PROT_READ | PROT_WRITE : PROT_READ;
-	off_t off = chance(80) ? NPU_DMA_MMAP_EVENTS : (off_t)(below(1 << 20) * PAGE);
-	void *p = mmap(NULL, len, prot, MAP_SHARED, c->fd, off);
+	off_t off = (off_t)c->events_off;
+	void *p;
 
-	if (p != MAP_FAILED) {
+	switch (below(8)) {
+	case 0:
+		off = 0;
+		break;
+	case 1:
+		off += (off_t)(below(40) * PAGE);
+		break;
+	case 2:
+		off = (off_t)(below(1 << 20) * PAGE);
+		break;
+	}
+	p = mmap(NULL, len, prot, MAP_SHARED | (chance(10) ? MAP_PRIVATE : 0), c->fd, off);
+	if (p == MAP_FAILED)
+		return;
+	if (off == (off_t)c->events_off && len == c->events_size) {
 		volatile uint8_t *v = p;
 
-		if (!off && len <= (size_t)infos[c->npu].max_event_slots *
-				   sizeof(struct npu_dma_event_slot))
-			(void)v[below(len)];
-		munmap(p, len);
+		if (prot & PROT_WRITE)
+			fz_fail("the event table mapped writable");
+		(void)v[below(len)];
 	}
+	munmap(p, len);
 }
 
 static void close_ctx(struct fz_ctx *c)
@@ -903,10 +1163,15 @@ static void close_ctx(struct fz_ctx *c)
 	close(c->fd);
 	c->fd = -1;
 	c->nr_graph = 0;
+	c->nr_alloc = 0;
+	c->nr_reg = 0;
+	c->nr_imported = 0;
+	c->nr_closed = 0;
 }
 
 static void op_open(void)
 {
+	struct npu_dma_info info;
 	int i, npu = (int)below(nr_npus);
 
 	for (i = 0; i < MAX_CTX; i++)
@@ -922,11 +1187,17 @@ static void op_open(void)
 	ctxs[i].fd = npu_raw_open(npu);
 	if (ctxs[i].fd < 0)
 		fz_fail("open npu %d: %d", npu, ctxs[i].fd);
+	if (npu_raw_info(ctxs[i].fd, &info))
+		fz_fail("GET_INFO of a new file on npu %d", npu);
+	ctxs[i].events_off = info.events_offset;
+	ctxs[i].events_size = info.events_size;
 }
 
 /*
  * A forked child holds every file of the worker: only GET_INFO may work,
- * every other ioctl and mmap must be refused with -EPERM.
+ * every other ioctl of the driver, the DRM core's handle ioctls
+ * (GEM_CLOSE, PRIME export and import) and every mmap must be refused
+ * with -EPERM.
  */
 static void op_foreign(void)
 {
@@ -941,18 +1212,24 @@ static void op_foreign(void)
 		struct fz_ctx *c = any_ctx();
 		uint8_t arg[128] = { 0 };
 		static const unsigned long cmds[] = {
-			NPU_DMA_IOCTL_MEM_ALLOC, NPU_DMA_IOCTL_MEM_FREE,
-			NPU_DMA_IOCTL_HOST_REGISTER, NPU_DMA_IOCTL_HOST_UNREGISTER,
-			NPU_DMA_IOCTL_QUEUE_CREATE, NPU_DMA_IOCTL_QUEUE_DESTROY,
-			NPU_DMA_IOCTL_QUEUE_SUBMIT, NPU_DMA_IOCTL_BARRIER_RELEASE,
-			NPU_DMA_IOCTL_GRAPH_CREATE, NPU_DMA_IOCTL_GRAPH_DESTROY,
+			DRM_IOCTL_NPU_DMA_MEM_ALLOC, DRM_IOCTL_GEM_CLOSE,
+			DRM_IOCTL_PRIME_HANDLE_TO_FD, DRM_IOCTL_PRIME_FD_TO_HANDLE,
+			DRM_IOCTL_NPU_DMA_HOST_REGISTER, DRM_IOCTL_NPU_DMA_HOST_UNREGISTER,
+			DRM_IOCTL_NPU_DMA_QUEUE_CREATE, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY,
+			DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, DRM_IOCTL_NPU_DMA_BARRIER_RELEASE,
+			DRM_IOCTL_NPU_DMA_GRAPH_CREATE, DRM_IOCTL_NPU_DMA_GRAPH_DESTROY,
 		};
 		unsigned long cmd = cmds[below(sizeof(cmds) / sizeof(cmds[0]))];
 		int ret;
 
 		if (!c)
 			_exit(0);
-		if (c->nr_q)
+		if (cmd == DRM_IOCTL_GEM_CLOSE || cmd == DRM_IOCTL_PRIME_HANDLE_TO_FD) {
+			if (c->nr_alloc)
+				memcpy(arg, &c->alloc[0].handle, 4);
+		} else if (cmd == DRM_IOCTL_PRIME_FD_TO_HANDLE && nr_dmabufs)
+			memcpy(arg + 8, &dmabufs[0].fd, 4);
+		else if (c->nr_q)
 			memcpy(arg, &c->q[0].id, 4);
 		if (chance(50))
 			mutate_struct(arg, 64);
@@ -961,9 +1238,23 @@ static void op_foreign(void)
 			fprintf(stderr, "t_fuzz: foreign ioctl %#lx gave %d\n", cmd, ret);
 			_exit(4);
 		}
-		if (mmap(NULL, PAGE, PROT_READ, MAP_SHARED, c->fd, 0) != MAP_FAILED ||
-		    errno != EPERM) {
-			fprintf(stderr, "t_fuzz: foreign mmap not refused\n");
+		if (mmap(NULL, c->events_size, PROT_READ, MAP_SHARED, c->fd,
+			 (off_t)c->events_off) != MAP_FAILED || errno != EPERM) {
+			fprintf(stderr, "t_fuzz: foreign mmap of the event table not refused"
+				" with EPERM (errno %d)\n", errno);
+			_exit(4);
+		}
+		/*
+		 * A queue the worker still tracks may be gone (destroyed by the
+		 * racer, or unmapped and destroyed): its offset is then no
+		 * object's (-EINVAL) or, reused, another file's (-EACCES).
+		 * Alive, it is the opener's (-EPERM). Never mapped.
+		 */
+		if (c->nr_q && (mmap(NULL, c->q[0].map_size, PROT_READ, MAP_SHARED, c->fd,
+				     (off_t)c->q[0].map_off) != MAP_FAILED ||
+				(errno != EPERM && errno != EINVAL && errno != EACCES))) {
+			fprintf(stderr, "t_fuzz: foreign mmap of a queue not refused (errno %d)\n",
+				errno);
 			_exit(4);
 		}
 		_exit(0);
@@ -985,7 +1276,7 @@ static void *racer(void *arg)
 			struct npu_dma_queue_submit s;
 			struct npu_dma_queue_destroy d;
 			struct npu_dma_barrier_release b;
-			struct npu_dma_mem_free f;
+			struct drm_gem_close f;
 			struct npu_dma_host_unregister u;
 			struct npu_dma_info i;
 		} a;
@@ -998,30 +1289,29 @@ static void *racer(void *arg)
 		case 1:
 		case 2:
 			a.s.queue_id = nq > 0 ? c->q[k % nq].id : 1;
-			ioctl(fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &a);
+			ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &a);
 			break;
 		case 3:
 			a.b.queue_id = nq > 0 ? c->q[k % nq].id : 1;
 			a.b.seq = (uint64_t)k % 8;
-			ioctl(fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &a);
+			ioctl(fd, DRM_IOCTL_NPU_DMA_BARRIER_RELEASE, &a);
 			break;
 		case 4:
 			if (k % 8 == 0) {
 				a.d.queue_id = nq > 0 ? c->q[k % nq].id : 1;
-				ioctl(fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &a);
+				ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &a);
 			}
 			break;
 		case 5:
-			a.f.dev_addr = na > 0 ? c->alloc[k % na].addr : 0;
-			ioctl(fd, NPU_DMA_IOCTL_MEM_FREE, &a);
+			a.f.handle = na > 0 ? c->alloc[k % na].handle : (uint32_t)k % 16;
+			ioctl(fd, DRM_IOCTL_GEM_CLOSE, &a);
 			break;
 		case 6:
 			a.u.addr = nr > 0 ? c->reg[k % nr].addr : 0;
-			ioctl(fd, NPU_DMA_IOCTL_HOST_UNREGISTER, &a);
+			ioctl(fd, DRM_IOCTL_NPU_DMA_HOST_UNREGISTER, &a);
 			break;
 		default:
-			a.i.size = sizeof(a.i);
-			ioctl(fd, NPU_DMA_IOCTL_GET_INFO, &a);
+			ioctl(fd, DRM_IOCTL_NPU_DMA_GET_INFO, &a);
 			break;
 		}
 	}
@@ -1108,8 +1398,12 @@ static void worker(uint64_t seed, int teardown)
 			op_graph_replay(c);
 		else if (op < 79)
 			op_barrier(c);
-		else if (op < 84)
+		else if (op < 81)
 			op_bad_cmd(c);
+		else if (op < 83)
+			op_drm_core(c);
+		else if (op < 84)
+			op_prime_roundtrip(c);
 		else if (op < 86)
 			op_close_eventfd(c);
 		else if (op < 90)
@@ -1153,7 +1447,7 @@ static void check_npus_work(void)
 	for (i = 0; i < nr_npus; i++) {
 		fd = npu_raw_open(i);
 		ck_assert_int_ge(fd, 0);
-		ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+		ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev, NULL), 0);
 		ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 		t_pattern_fill(src, 4096, (uint32_t)i + 77);
 		memset(dst, 0, sizeof(dst));
@@ -1227,12 +1521,13 @@ START_TEST(test_fuzz)
 	check_npus_work();
 	printf("t_fuzz: %" PRIu64 " rounds (%" PRIu64 " killed), %" PRIu64 " ops, %"
 	       PRIu64 " ioctls (%" PRIu64 " succeeded), %" PRIu64
-	       " descriptors, %" PRIu64 " graphs, %" PRIu64 " munmaps, %" PRIu64
+	       " descriptors, %" PRIu64 " graphs, %" PRIu64 " GEM_CLOSEs, %" PRIu64
+	       " PRIME calls (%" PRIu64 " dma-bufs), %" PRIu64 " munmaps, %" PRIu64
 	       " eventfds closed under queues, %" PRIu64 " foreign-process probes, %"
 	       PRIu64 " rounds with a racing thread; nothing leaked\n", stats->rounds,
 	       stats->killed, stats->ops, stats->ioctls, stats->ioctl_ok, stats->descs,
-	       stats->graphs, stats->munmaps, stats->efd_closed, stats->foreign,
-	       stats->races);
+	       stats->graphs, stats->gem_closes, stats->prime, stats->prime_ok, stats->munmaps,
+	       stats->efd_closed, stats->foreign, stats->races);
 }
 END_TEST
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * VM test: graphs (NPU_DMA_IOCTL_GRAPH_CREATE, NPU_DMA_OP_GRAPH). A list
+ * VM test: graphs (DRM_IOCTL_NPU_DMA_GRAPH_CREATE, NPU_DMA_OP_GRAPH). A list
  * validated once and replayed many times moves the right bytes, takes a
  * sequence number per task, parks at its barriers and waits, reports a
  * task's failure at that task's sequence number, refuses what a graph may
@@ -40,7 +40,7 @@ static void g_open(struct g_npu *n)
 	ck_assert_int_gt(nr_npus, 0);
 	n->fd = npu_raw_open(nr_npus - 1);
 	ck_assert_int_ge(n->fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(n->fd, BUF, NPU_DMA_MEM_NORMAL_ONLY, &n->dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(n->fd, BUF, NPU_DMA_MEM_NORMAL_ONLY, &n->dev, NULL), 0);
 	n->host = mmap(NULL, BUF, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	ck_assert_ptr_ne(n->host, MAP_FAILED);
@@ -59,7 +59,7 @@ static int g_create(int fd, const struct npu_dma_desc *d, uint32_t count,
 		    uint32_t *id, uint32_t *bad)
 {
 	struct npu_dma_graph_create c = { .descs = (uintptr_t)d, .count = count };
-	int ret = npu_raw_ioctl(fd, NPU_DMA_IOCTL_GRAPH_CREATE, &c);
+	int ret = npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_GRAPH_CREATE, &c);
 
 	if (id)
 		*id = c.graph_id;
@@ -72,7 +72,7 @@ static int g_destroy(int fd, uint32_t id)
 {
 	struct npu_dma_graph_destroy d = { .graph_id = id };
 
-	return npu_raw_ioctl(fd, NPU_DMA_IOCTL_GRAPH_DESTROY, &d);
+	return npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_GRAPH_DESTROY, &d);
 }
 
 /* Push a GRAPH descriptor naming @id with task count @count, ring. */
@@ -114,13 +114,14 @@ START_TEST(test_replay_moves_the_bytes)
 	struct npu_dma_event_slot *ev;
 	struct g_npu n;
 	uint32_t id, count, i;
+	size_t ev_size;
 	uint64_t seq;
 
 	g_open(&n);
 	ck_assert_int_eq(npu_raw_info(n.fd, &info), 0);
 	ck_assert(info.caps & NPU_DMA_CAP_GRAPH);
 	ck_assert_uint_ge(info.max_graph_tasks, 1024);
-	ev = mmap(NULL, 4096 * sizeof(*ev), PROT_READ, MAP_SHARED, n.fd, 0);
+	ev = npu_raw_map_events(n.fd, &ev_size);
 	ck_assert_ptr_ne(ev, MAP_FAILED);
 	count = g_pipeline(&n, d);
 	ck_assert_int_eq(g_create(n.fd, d, count, &id, NULL), 0);
@@ -152,7 +153,7 @@ START_TEST(test_replay_moves_the_bytes)
 	ck_assert_uint_eq(n.q.ctrl->error_count, 1);
 	ck_assert_int_eq(n.q.ctrl->last_error, -ENOENT);
 	ck_assert_uint_eq(n.q.ctrl->last_error_seq, 200 * count + 1);
-	munmap(ev, 4096 * sizeof(*ev));
+	munmap(ev, ev_size);
 	g_close(&n);
 }
 END_TEST
@@ -197,12 +198,12 @@ START_TEST(test_create_refuses)
 	ck_assert_int_eq(g_create(n.fd, d, 0, NULL, NULL), -EINVAL);
 	ck_assert_int_eq(g_create(n.fd, d, 65537, NULL, NULL), -EINVAL);
 	c = (struct npu_dma_graph_create){ .descs = (uintptr_t)d, .count = 1, .flags = 1 };
-	ck_assert_int_eq(npu_raw_ioctl(n.fd, NPU_DMA_IOCTL_GRAPH_CREATE, &c), -EINVAL);
+	ck_assert_int_eq(npu_raw_ioctl(n.fd, DRM_IOCTL_NPU_DMA_GRAPH_CREATE, &c), -EINVAL);
 	c = (struct npu_dma_graph_create){ .descs = (uintptr_t)d, .count = 1,
 					   .reserved = { 0, 1 } };
-	ck_assert_int_eq(npu_raw_ioctl(n.fd, NPU_DMA_IOCTL_GRAPH_CREATE, &c), -EINVAL);
+	ck_assert_int_eq(npu_raw_ioctl(n.fd, DRM_IOCTL_NPU_DMA_GRAPH_CREATE, &c), -EINVAL);
 	c = (struct npu_dma_graph_create){ .descs = 16, .count = 1 };
-	ck_assert_int_eq(npu_raw_ioctl(n.fd, NPU_DMA_IOCTL_GRAPH_CREATE, &c), -EFAULT);
+	ck_assert_int_eq(npu_raw_ioctl(n.fd, DRM_IOCTL_NPU_DMA_GRAPH_CREATE, &c), -EFAULT);
 	ck_assert_int_eq(g_destroy(n.fd, 0), -ENOENT);
 	g_close(&n);
 }
@@ -296,12 +297,13 @@ START_TEST(test_freed_buffer)
 {
 	struct npu_dma_desc d[3];
 	struct npu_dma_info before, during, after;
+	uint32_t id, extra_h;
 	uint64_t extra;
 	struct g_npu n;
-	uint32_t id;
 
 	g_open(&n);
-	ck_assert_int_eq(npu_raw_alloc(n.fd, 1 << 20, NPU_DMA_MEM_NORMAL_ONLY, &extra), 0);
+	ck_assert_int_eq(npu_raw_alloc(n.fd, 1 << 20, NPU_DMA_MEM_NORMAL_ONLY, &extra,
+				       &extra_h), 0);
 	t_pattern_fill(n.host, CHUNK, 9);
 	d[0] = npu_raw_copy(n.dev, (uintptr_t)n.host, CHUNK, NPU_DMA_DESC_F_SRC_HOST);
 	d[1] = npu_raw_copy(extra, n.dev, CHUNK, 0);
@@ -309,7 +311,7 @@ START_TEST(test_freed_buffer)
 			    NPU_DMA_DESC_F_DST_HOST);
 	ck_assert_int_eq(g_create(n.fd, d, 3, &id, NULL), 0);
 	ck_assert_int_eq(npu_raw_info(n.fd, &before), 0);
-	ck_assert_int_eq(npu_raw_free(n.fd, extra), 0);
+	ck_assert_int_eq(npu_raw_free(n.fd, extra_h), 0);
 	ck_assert_int_eq(npu_raw_info(n.fd, &during), 0);
 	ck_assert_uint_eq(during.mem_free, before.mem_free);	/* still held */
 	g_replay(&n.q, id, 3);

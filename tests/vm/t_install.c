@@ -4,16 +4,15 @@
  * `make install DESTDIR=build/install PREFIX=/usr` on the host and built
  * build/t_install_app (t_install_app.c) against that tree with
  * `pkg-config --cflags --libs acl` alone. Here the tree is checked, the
- * device nodes get the owner and mode the installed udev rule gives them
- * (group npu is a numeric gid: the guest's /etc is the host's), and the
- * application runs against the installed library as an unprivileged
+ * NPUs' DRM nodes get the owner and mode the installed udev rule gives
+ * them (group npu is a numeric gid: the guest's /etc is the host's), and
+ * the application runs against the installed library as an unprivileged
  * user, once in group npu and once not.
  */
 #include <dirent.h>
 #include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <grp.h>
 #include <limits.h>
 #include <stdio.h>
@@ -46,12 +45,16 @@ static char top[TREE_MAX];		/* the project tree */
 static char inst[TREE_MAX + 16];	/* DESTDIR of make install */
 static char app[TREE_MAX + 32];
 
-/* The device nodes as they were before the rule was applied. */
+/* The NPUs' nodes as they were before the rule was applied. */
 static struct node {
-	char path[32];
+	char path[64];		/* /dev/dri/renderD128 */
+	char sys[600];		/* /sys/class/drm/renderD128 */
 	struct stat st;
 } nodes[MAX_NODES];
 static int nr_nodes;
+/* The primary (cardN) nodes DRM made beside them on 6.1. */
+static struct node cards[MAX_NODES];
+static int nr_cards;
 
 static void find_paths(void)
 {
@@ -154,15 +157,14 @@ static void run(const gid_t *groups, int ngroups, char *const argv[],
 	ck_assert(!t_read_file(ERR_FILE, r->err, sizeof(r->err)));
 }
 
-/* Physical index of the first NPU of @backend, or -1. */
+/* Physical index (npu_index) of the first NPU of @backend, or -1. */
 static int find_npu(const char *backend)
 {
 	char buf[16];
 	int i;
 
 	for (i = 0; i < MAX_NODES; i++)
-		if (!t_read_attr(buf, sizeof(buf),
-				 "/sys/class/npu_dma/npu_dma%d/backend", i) &&
+		if (!t_npu_attr(i, "backend", buf, sizeof(buf)) &&
 		    !strcmp(buf, backend))
 			return i;
 	return -1;
@@ -208,58 +210,105 @@ static int udev_prepare(void)
 	return mount(TMP_GROUP, "/etc/group", NULL, MS_BIND, NULL);
 }
 
-static void udev_add(const char *node)
+/* udevadm test of the DRM minor at sysfs path @sys: the rules applied. */
+static void udev_add(const char *sys)
 {
-	char sys[64];
 	char *argv[] = { (char *)UDEVADM, (char *)"test",
-			 (char *)"--action=add", sys, NULL };
+			 (char *)"--action=add", (char *)sys, NULL };
 	char *envp[] = { NULL };
 	struct run r;
 
-	snprintf(sys, sizeof(sys), "/sys/class/npu_dma/%s", node + 5);
 	run(NULL, 0, argv, envp, &r);
 	if (r.status)
 		printf("udevadm test %s exited %d:\n%s\n", sys, r.status, r.err);
 }
 
-/* The nodes as the installed udev rule leaves them: root:npu, 0660. */
+/* Remember node @name ("renderD128", "card0") of class @cls in @n. */
+static int node_note(struct node *n, const char *cls, const char *devdir,
+		     const char *name)
+{
+	snprintf(n->path, sizeof(n->path), "%s/%.32s", devdir, name);
+	snprintf(n->sys, sizeof(n->sys), "/sys/class/%s/%.32s", cls, name);
+	return stat(n->path, &n->st);
+}
+
+/* The primary minors in /sys/class/drm whose device is @sysdev's. */
+static void find_cards(const char *sysdev)
+{
+	char dev[PATH_MAX], other[PATH_MAX], path[600];
+	struct dirent *de;
+	DIR *d;
+
+	if (!realpath(sysdev, dev) || !(d = opendir("/sys/class/drm")))
+		return;
+	while ((de = readdir(d)) && nr_cards < MAX_NODES) {
+		if (strncmp(de->d_name, "card", 4) || strchr(de->d_name, '-'))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/drm/%s/device", de->d_name);
+		if (realpath(path, other) && !strcmp(other, dev) &&
+		    !node_note(&cards[nr_cards], "drm", "/dev/dri", de->d_name))
+			nr_cards++;
+	}
+	closedir(d);
+}
+
+/*
+ * The nodes as the installed udev rule leaves them: root:npu, 0660. With
+ * udevadm, every rule of the system runs on every minor of the NPUs,
+ * their primary nodes too; by hand, this test does what the rule says
+ * for the nodes it names (render and accel nodes of the driver).
+ */
 static void apply_rule(void)
 {
-	glob_t g;
-	size_t i;
+	struct npu_node list[MAX_NODES];
+	int count, i;
 
 	find_paths();
-	if (glob("/dev/npu_dma[0-9]*", 0, NULL, &g))
+	count = npu_node_list("/sys", list, MAX_NODES);
+	if (!count)
 		return;
 	by_udev = !udev_prepare();
 	if (!by_udev)
 		printf("no udevadm: the rule applied by hand\n");
-	for (i = 0; i < g.gl_pathc && nr_nodes < MAX_NODES; i++) {
+	for (i = 0; i < count; i++) {
 		struct node *n = &nodes[nr_nodes];
+		int first_card = nr_cards;
 
-		snprintf(n->path, sizeof(n->path), "%s", g.gl_pathv[i]);
+		snprintf(n->path, sizeof(n->path), "%s", list[i].node);
+		/* The minor's directory: its bus device's, without "/device". */
+		snprintf(n->sys, sizeof(n->sys), "%.*s",
+			 (int)(strlen(list[i].sysdir) - strlen("/device")), list[i].sysdir);
 		if (stat(n->path, &n->st))
 			continue;
 		nr_nodes++;
-		if (by_udev)
-			udev_add(n->path);
-		else if (chown(n->path, 0, NPU_GID) || chmod(n->path, 0660))
+		find_cards(list[i].sysdir);
+		if (by_udev) {
+			udev_add(n->sys);
+			for (; first_card < nr_cards; first_card++)
+				udev_add(cards[first_card].sys);
+		} else if (chown(n->path, 0, NPU_GID) || chmod(n->path, 0660)) {
 			perror(n->path);
+		}
 	}
-	globfree(&g);
 }
 
-static void restore_nodes(void)
+static void restore_list(struct node *list, int count)
 {
 	int i;
 
-	for (i = 0; i < nr_nodes; i++) {
-		struct node *n = &nodes[i];
+	for (i = 0; i < count; i++) {
+		struct node *n = &list[i];
 
 		if (chown(n->path, n->st.st_uid, n->st.st_gid) ||
 		    chmod(n->path, n->st.st_mode & 07777))
 			perror(n->path);
 	}
+}
+
+static void restore_nodes(void)
+{
+	restore_list(nodes, nr_nodes);
+	restore_list(cards, nr_cards);
 	if (by_udev) {
 		umount("/etc/group");
 		unlink(TMP_GROUP);
@@ -286,7 +335,7 @@ START_TEST(test_tree_has_library_headers_and_pc)
 	assert_file("usr/include/acl/acl.h", 0644);
 	assert_file("usr/include/acl/acl_rt.h", 0644);
 	assert_file("usr/include/acl/error_codes/rt_error_codes.h", 0644);
-	assert_file("usr/include/linux/npu_dma.h", 0644);
+	assert_file("usr/include/drm/npu_dma_accel.h", 0644);
 	assert_file("usr/lib/pkgconfig/acl.pc", 0644);
 
 	pc = slurp_in("usr/lib/pkgconfig/acl.pc");
@@ -299,9 +348,20 @@ START_TEST(test_tree_has_library_headers_and_pc)
 }
 END_TEST
 
+/* The system's own .pc directories (libdrm's among them). */
+#define SYS_PC_PATH "/usr/local/lib/x86_64-linux-gnu/pkgconfig:/usr/local/lib/pkgconfig:" \
+	"/usr/local/share/pkgconfig:/usr/lib/x86_64-linux-gnu/pkgconfig:/usr/lib/pkgconfig:" \
+	"/usr/share/pkgconfig"
+
+/*
+ * acl.pc's own flags, into the tree; when it requires libdrm (privately,
+ * for the static library), libdrm's include directory follows its own,
+ * under the same sysroot as pkg-config puts every package.
+ */
 START_TEST(test_pkg_config_points_into_the_tree)
 {
-	char sysroot[PATH_MAX + 32], libdir[PATH_MAX + 64], want[3 * PATH_MAX];
+	char sysroot[PATH_MAX + 32], libdir[PATH_MAX + 512], want[4 * PATH_MAX];
+	char drm[PATH_MAX + 32] = "";
 	char *argv[] = { (char *)"/usr/bin/pkg-config", (char *)"--cflags",
 			 (char *)"--libs", (char *)"acl", NULL };
 	char *envp[] = { sysroot, libdir, NULL };
@@ -309,11 +369,13 @@ START_TEST(test_pkg_config_points_into_the_tree)
 
 	snprintf(sysroot, sizeof(sysroot), "PKG_CONFIG_SYSROOT_DIR=%s", inst);
 	snprintf(libdir, sizeof(libdir),
-		 "PKG_CONFIG_LIBDIR=%s/usr/lib/pkgconfig", inst);
+		 "PKG_CONFIG_LIBDIR=%s/usr/lib/pkgconfig:" SYS_PC_PATH, inst);
+	if (strstr(slurp_in("usr/lib/pkgconfig/acl.pc"), "\nRequires.private: libdrm\n"))
+		snprintf(drm, sizeof(drm), "-I%s/usr/include/libdrm ", inst);
 	run(NULL, 0, argv, envp, &r);
 	snprintf(want, sizeof(want),
-		 "-I%s/usr/include -L%s/usr/lib/npu-dma "
-		 "-Wl,-rpath,%s/usr/lib/npu-dma -lacl ", inst, inst, inst);
+		 "-I%s/usr/include %s-L%s/usr/lib/npu-dma "
+		 "-Wl,-rpath,%s/usr/lib/npu-dma -lacl ", inst, drm, inst, inst);
 	ck_assert_msg(r.status == 0 && !strcmp(r.out, want),
 		      "pkg-config exited %d: \"%s\", want \"%s\" (%s)", r.status,
 		      r.out, want, r.err);
@@ -393,12 +455,20 @@ START_TEST(test_udev_rule_gives_nodes_to_group_npu)
 
 	assert_file("usr/lib/udev/rules.d/70-npu-dma.rules", 0644);
 	rule = slurp_in("usr/lib/udev/rules.d/70-npu-dma.rules");
-	ck_assert_msg(strstr(rule, "SUBSYSTEM==\"npu_dma\"") &&
+	ck_assert_msg(strstr(rule, "SUBSYSTEM==\"drm\"") &&
+		      strstr(rule, "renderD") &&
 		      strstr(rule, "GROUP=\"npu\"") &&
 		      strstr(rule, "MODE=\"0660\""), "rule:\n%s", rule);
 }
 END_TEST
 
+/*
+ * Every node of every NPU is root:npu 0660 after the rules. The primary
+ * nodes 6.1 adds must not be a way around the group either: the
+ * system's own rules give card nodes to group video, and the driver's
+ * ioctls answer on a primary node too; after every rule of the system
+ * they belong to root and group npu, with nothing for others.
+ */
 START_TEST(test_nodes_belong_to_group_npu)
 {
 	struct stat st;
@@ -412,6 +482,14 @@ START_TEST(test_nodes_belong_to_group_npu)
 			      "%s is %u:%u %o after the rule (udev: %d)",
 			      nodes[i].path, st.st_uid, st.st_gid,
 			      st.st_mode & 07777, by_udev);
+	}
+	for (i = 0; i < nr_cards; i++) {
+		ck_assert_int_eq(stat(cards[i].path, &st), 0);
+		ck_assert_msg(st.st_uid == 0 && (st.st_gid == 0 || st.st_gid == NPU_GID) &&
+			      !(st.st_mode & 0007),
+			      "%s (primary node of an NPU) is %u:%u %o after the rules (udev: %d)",
+			      cards[i].path, st.st_uid, st.st_gid, st.st_mode & 07777,
+			      by_udev);
 	}
 }
 END_TEST
@@ -437,16 +515,34 @@ START_TEST(test_app_runs_as_member_of_group_npu)
 	snprintf(want, sizeof(want), "ok %zu bytes via %s/usr/lib/npu-dma/libascendcl.so.1",
 		 cases[_i].bytes, inst);
 	ck_assert_msg(r.status == 0 && !strcmp(r.out, want),
-		      "app on npu_dma%d exited %d\nstdout: %s\nstderr: %s",
+		      "app on NPU %d exited %d\nstdout: %s\nstderr: %s",
 		      npu, r.status, r.out, r.err);
 }
 END_TEST
 
+/* 1 if @text names the DRM node of one of the NPUs. */
+static int names_an_npu_node(const char *text)
+{
+	struct npu_node list[MAX_NODES];
+	int i, n = npu_node_list("/sys", list, MAX_NODES);
+
+	for (i = 0; i < n; i++)
+		if (strstr(text, list[i].node))
+			return 1;
+	return 0;
+}
+
+/*
+ * Outside the group the application fails with 207006 and a message that
+ * says why and names an NPU's node: libacl orders NPUs by the index
+ * GET_INFO reports, so when it can open none it cannot tell which node
+ * is the visible device, and names the ones it tried.
+ */
 START_TEST(test_app_refused_outside_group_npu)
 {
 	static const gid_t groups[] = { NOBODY };
 	int npu = find_npu("sim");
-	char code[16], node[32];
+	char code[16];
 	struct run r;
 
 	if (npu < 0)
@@ -454,9 +550,8 @@ START_TEST(test_app_refused_outside_group_npu)
 	ck_assert_int_ge(npu, 0);
 	run_app(npu, 4096, groups, 1, &r);
 	snprintf(code, sizeof(code), "%d", ACL_ERROR_RT_NO_PERMISSION);
-	snprintf(node, sizeof(node), "/dev/npu_dma%d", npu);
 	ck_assert_msg(r.status == 1 && strstr(r.err, "aclrtSetDevice") &&
-		      strstr(r.err, code) && strstr(r.err, node) &&
+		      strstr(r.err, code) && names_an_npu_node(r.err) &&
 		      strstr(r.err, "Permission denied"),
 		      "app exited %d\nstdout: %s\nstderr: %s", r.status, r.out,
 		      r.err);

@@ -12,13 +12,15 @@
  * queue working.
  *
  * A file used by any process but its opener (inherited through fork, or
- * received over a UNIX socket): GET_INFO works, every other ioctl and
- * every mmap returns -EPERM, the opener keeps working, and when the last
- * holder closes it everything is released.
+ * received over a UNIX socket): GET_INFO works, every other ioctl of the
+ * driver, GEM_CLOSE and PRIME export of the opener's memory, and every
+ * mmap return -EPERM, the opener keeps working, and when the last holder
+ * closes it everything is released.
  *
- * Device node permissions: with the node given to a group the way
- * packaging/udev/70-npu-dma.rules does, a member of the group opens it and
- * a process outside it gets -EACCES.
+ * Device node permissions: the NPUs' DRM render nodes (accel nodes where
+ * the kernel has them) as devtmpfs creates them are root's; given to a
+ * group the way packaging/udev/70-npu-dma.rules does, a member of the
+ * group opens them and a process outside it gets -EACCES.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,9 +52,11 @@ static struct npu_dma_info infos[MAX_NPUS];
 struct owner_info {
 	int npu;
 	uint32_t queue_id;
+	uint32_t handle;		/* GEM handle of dev in the owner's file */
 	uint64_t dev, dev_size;
 	uint64_t reg, reg_size;
-	uint64_t mmap_offset;
+	uint64_t mmap_offset;		/* of a queue area nobody mapped */
+	uint64_t events_offset, events_size;
 };
 
 static void find_npus(void)
@@ -69,44 +73,39 @@ static void *anon(size_t len)
 	return p;
 }
 
-/* Device nodes: every test leaves them as it found them. */
+/* The NPUs' DRM nodes: every test leaves them as it found them. */
+static struct npu_node nodes[MAX_NPUS];
 static struct stat node_st[MAX_NPUS];
 
 static void nodes_save(void)
 {
-	char path[64];
 	int i;
 
 	find_npus();
 	for (i = 0; i < nr_npus; i++) {
-		snprintf(path, sizeof(path), "/dev/npu_dma%d", i);
-		ck_assert_int_eq(stat(path, &node_st[i]), 0);
+		ck_assert(t_npu_find(i, &nodes[i]));
+		ck_assert_int_eq(stat(nodes[i].node, &node_st[i]), 0);
 	}
 }
 
 static void nodes_set(uid_t uid, gid_t gid, mode_t mode)
 {
-	char path[64];
 	int i;
 
 	for (i = 0; i < nr_npus; i++) {
-		snprintf(path, sizeof(path), "/dev/npu_dma%d", i);
-		ck_assert_int_eq(chown(path, uid, gid), 0);
-		ck_assert_int_eq(chmod(path, mode), 0);
+		ck_assert_int_eq(chown(nodes[i].node, uid, gid), 0);
+		ck_assert_int_eq(chmod(nodes[i].node, mode), 0);
 	}
 }
 
 static void nodes_restore(void)
 {
-	char path[64];
 	int i;
 
-	for (i = 0; i < nr_npus; i++) {
-		snprintf(path, sizeof(path), "/dev/npu_dma%d", i);
-		if (chown(path, node_st[i].st_uid, node_st[i].st_gid) ||
-		    chmod(path, node_st[i].st_mode & 07777))
-			perror(path);
-	}
+	for (i = 0; i < nr_npus; i++)
+		if (chown(nodes[i].node, node_st[i].st_uid, node_st[i].st_gid) ||
+		    chmod(nodes[i].node, node_st[i].st_mode & 07777))
+			perror(nodes[i].node);
 }
 
 static void become(uid_t uid, gid_t gid, int with_npu_group)
@@ -136,6 +135,7 @@ static void owner(int npu, uid_t uid, int up, int down)
 	struct npu_raw_queue q;
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_HOST_BARRIER };
 	struct owner_info oi = { .npu = npu };
+	struct npu_dma_info info;
 	uint64_t bseq;
 	char c;
 	int fd;
@@ -143,7 +143,11 @@ static void owner(int npu, uid_t uid, int up, int down)
 	become(uid, uid, 0);
 	fd = npu_raw_open(npu);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, OWN_LEN, NPU_DMA_MEM_NORMAL_ONLY, &oi.dev), 0);
+	ck_assert_int_eq(npu_raw_info(fd, &info), 0);
+	oi.events_offset = info.events_offset;
+	oi.events_size = info.events_size;
+	ck_assert_int_eq(npu_raw_alloc(fd, OWN_LEN, NPU_DMA_MEM_NORMAL_ONLY, &oi.dev,
+				       &oi.handle), 0);
 	oi.dev_size = OWN_LEN;
 	ck_assert_int_eq(npu_raw_register(fd, host, 2 * OWN_LEN, 0), 0);
 	oi.reg = (uintptr_t)host;
@@ -160,7 +164,7 @@ static void owner(int npu, uid_t uid, int up, int down)
 	{
 		struct npu_dma_queue_create qc = { .entries = 16, .eventfd = -1 };
 
-		ck_assert_int_eq(npu_raw_ioctl(fd, NPU_DMA_IOCTL_QUEUE_CREATE, &qc), 0);
+		ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_CREATE, &qc), 0);
 		oi.mmap_offset = qc.mmap_offset;
 	}
 	ck_assert_int_eq(write(up, &oi, sizeof(oi)), (ssize_t)sizeof(oi));
@@ -172,14 +176,14 @@ static void owner(int npu, uid_t uid, int up, int down)
 	{
 		struct npu_dma_barrier_release b = { .queue_id = q.id, .seq = bseq };
 
-		ck_assert_int_eq(npu_raw_ioctl(fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &b), 0);
+		ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_BARRIER_RELEASE, &b), 0);
 	}
 	ck_assert_int_eq(npu_raw_wait(&q, bseq, 60000), 0);
 	ck_assert_uint_eq(q.ctrl->error_count, 0);
 	ck_assert_int_eq(run_err(&q, npu_raw_copy(oi.reg + OWN_LEN, oi.dev, OWN_LEN,
 						   NPU_DMA_DESC_F_DST_HOST)), 0);
 	ck_assert_uint_eq(t_pattern_check(host + OWN_LEN, OWN_LEN, 0x15), OWN_LEN);
-	ck_assert_int_eq(npu_raw_free(fd, oi.dev), 0);
+	ck_assert_int_eq(npu_raw_free(fd, oi.handle), 0);
 	npu_raw_queue_destroy(&q);
 	close(fd);
 	_exit(0);
@@ -194,6 +198,7 @@ static void attack_npu(int j, const struct owner_info *oi)
 	struct npu_raw_queue q;
 	struct npu_dma_desc d;
 	uint64_t mine, a, step;
+	uint32_t mine_h, h;
 	int fd, n = 0;
 
 	/*
@@ -207,12 +212,19 @@ static void attack_npu(int j, const struct owner_info *oi)
 		host += 2 * OWN_LEN;
 	fd = npu_raw_open(j);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &mine), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &mine, &mine_h), 0);
 	ck_assert_int_eq(npu_raw_register(fd, host, OWN_LEN, 0), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 64, &q), 0);
 
-	/* Free: only an allocation of this file can be freed. */
-	ck_assert_int_eq(npu_raw_free(fd, oi->dev), -EINVAL);
+	/*
+	 * Free: handles are per file, so the owner's handle number names
+	 * nothing here but, at most, our own allocation. Every other small
+	 * handle (the owner's among them) and its address are refused.
+	 */
+	for (h = 1; h <= 64; h++)
+		if (h != mine_h)
+			ck_assert_int_eq(npu_raw_free(fd, h), -EINVAL);
+	ck_assert_int_eq(npu_raw_free(fd, (uint32_t)oi->dev), -EINVAL);
 	/* Read, write, fill, 2-D copy the owner's memory (same NPU or peer). */
 	ck_assert_int_eq(run_err(&q, npu_raw_copy((uintptr_t)host, oi->dev, 64, dh)), -EFAULT);
 	ck_assert_int_eq(run_err(&q, npu_raw_copy(oi->dev, (uintptr_t)host, 64, sh)), -EFAULT);
@@ -252,16 +264,27 @@ static void attack_npu(int j, const struct owner_info *oi)
 		struct npu_dma_queue_destroy x = { .queue_id = oi->queue_id };
 		struct npu_dma_barrier_release b = { .queue_id = oi->queue_id, .seq = 2 };
 
-		ck_assert_int_eq(npu_raw_ioctl(fd, NPU_DMA_IOCTL_QUEUE_SUBMIT, &s), -ENOENT);
-		ck_assert_int_eq(npu_raw_ioctl(fd, NPU_DMA_IOCTL_QUEUE_DESTROY, &x), -ENOENT);
-		ck_assert_int_eq(npu_raw_ioctl(fd, NPU_DMA_IOCTL_BARRIER_RELEASE, &b), -ENOENT);
+		ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &s), -ENOENT);
+		ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &x), -ENOENT);
+		ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_BARRIER_RELEASE, &b), -ENOENT);
 	}
 	d = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_WAIT, .wait_queue = oi->queue_id,
 				   .value = 1 };
 	ck_assert_int_eq(npu_raw_run(&q, &d), -ENOENT);
-	ck_assert_ptr_eq(mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-			      (off_t)oi->mmap_offset), MAP_FAILED);
-	ck_assert_int_eq(errno, EINVAL);
+	/*
+	 * The owner's queue area and event table: GEM fake offsets of the
+	 * owner's NPU, which another file may not map (-EACCES). On another
+	 * NPU the numbers are that NPU's own offsets and name nothing of the
+	 * owner's.
+	 */
+	if (j == oi->npu) {
+		ck_assert_ptr_eq(mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+				      (off_t)oi->mmap_offset), MAP_FAILED);
+		ck_assert_int_eq(errno, EACCES);
+		ck_assert_ptr_eq(mmap(NULL, oi->events_size, PROT_READ, MAP_SHARED, fd,
+				      (off_t)oi->events_offset), MAP_FAILED);
+		ck_assert_int_eq(errno, EACCES);
+	}
 
 	/* Our own memory still works: the refusals were not blanket ones. */
 	t_pattern_fill(host, 4096, 0x33);
@@ -361,30 +384,41 @@ END_TEST
 
 /*
  * A process that holds the opener's file but is not the opener: only
- * GET_INFO. Returns 0 if every check held (it runs in a child).
+ * GET_INFO. GEM_CLOSE, which frees device memory in ABI v2, and a PRIME
+ * export or import are refused like the driver's own ioctls. Returns 0
+ * if every check held (it runs in a child).
  */
 static int foreign_battery(int fd, const struct owner_info *oi)
 {
 	struct npu_dma_info info;
 	struct npu_dma_mem_alloc a = { .size = 4096 };
-	struct npu_dma_mem_free f = { .dev_addr = oi->dev };
+	struct drm_gem_close f = { .handle = oi->handle };
+	struct drm_prime_handle ph = { .handle = oi->handle,
+				       .flags = DRM_CLOEXEC | DRM_RDWR, .fd = -1 };
 	struct npu_dma_host_register r = { .addr = oi->reg, .size = 4096 };
 	struct npu_dma_host_unregister u = { .addr = oi->reg };
 	struct npu_dma_queue_create c = { .entries = 16, .eventfd = -1 };
 	struct npu_dma_queue_destroy x = { .queue_id = oi->queue_id };
 	struct npu_dma_queue_submit s = { .queue_id = oi->queue_id };
 	struct npu_dma_barrier_release b = { .queue_id = oi->queue_id, .seq = 1 };
+	struct npu_dma_desc gd = { .opcode = NPU_DMA_OP_NOP };
+	struct npu_dma_graph_create g = { .descs = (uintptr_t)&gd, .count = 1 };
+	struct npu_dma_graph_destroy gx = { .graph_id = 1 };
 	struct { unsigned long cmd; void *arg; const char *name; } calls[] = {
-		{ NPU_DMA_IOCTL_MEM_ALLOC, &a, "MEM_ALLOC" },
-		{ NPU_DMA_IOCTL_MEM_FREE, &f, "MEM_FREE" },
-		{ NPU_DMA_IOCTL_HOST_REGISTER, &r, "HOST_REGISTER" },
-		{ NPU_DMA_IOCTL_HOST_UNREGISTER, &u, "HOST_UNREGISTER" },
-		{ NPU_DMA_IOCTL_QUEUE_CREATE, &c, "QUEUE_CREATE" },
-		{ NPU_DMA_IOCTL_QUEUE_DESTROY, &x, "QUEUE_DESTROY" },
-		{ NPU_DMA_IOCTL_QUEUE_SUBMIT, &s, "QUEUE_SUBMIT" },
-		{ NPU_DMA_IOCTL_BARRIER_RELEASE, &b, "BARRIER_RELEASE" },
+		{ DRM_IOCTL_NPU_DMA_MEM_ALLOC, &a, "MEM_ALLOC" },
+		{ DRM_IOCTL_GEM_CLOSE, &f, "GEM_CLOSE" },
+		{ DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph, "PRIME_HANDLE_TO_FD" },
+		{ DRM_IOCTL_NPU_DMA_HOST_REGISTER, &r, "HOST_REGISTER" },
+		{ DRM_IOCTL_NPU_DMA_HOST_UNREGISTER, &u, "HOST_UNREGISTER" },
+		{ DRM_IOCTL_NPU_DMA_QUEUE_CREATE, &c, "QUEUE_CREATE" },
+		{ DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &x, "QUEUE_DESTROY" },
+		{ DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &s, "QUEUE_SUBMIT" },
+		{ DRM_IOCTL_NPU_DMA_BARRIER_RELEASE, &b, "BARRIER_RELEASE" },
+		{ DRM_IOCTL_NPU_DMA_GRAPH_CREATE, &g, "GRAPH_CREATE" },
+		{ DRM_IOCTL_NPU_DMA_GRAPH_DESTROY, &gx, "GRAPH_DESTROY" },
 	};
-	const off_t offs[] = { NPU_DMA_MMAP_EVENTS, (off_t)oi->mmap_offset };
+	const off_t offs[] = { (off_t)oi->events_offset, (off_t)oi->mmap_offset };
+	const size_t sizes[] = { oi->events_size, 8192 };
 	uint8_t *buf = anon(4096);
 	unsigned int i;
 	int bad = 0, ret;
@@ -402,8 +436,10 @@ static int foreign_battery(int fd, const struct owner_info *oi)
 			bad = 1;
 		}
 	}
+	if (ph.fd >= 0)
+		close(ph.fd);
 	for (i = 0; i < 2; i++) {
-		p = mmap(NULL, i ? 8192 : 4096, PROT_READ, MAP_SHARED, fd, offs[i]);
+		p = mmap(NULL, sizes[i], PROT_READ, MAP_SHARED, fd, offs[i]);
 		if (p != MAP_FAILED || errno != EPERM) {
 			fprintf(stderr, "foreign: mmap at %#lx not refused with EPERM\n",
 				(unsigned long)offs[i]);
@@ -418,14 +454,19 @@ static void make_resources(int fd, int npu, struct owner_info *oi, uint8_t *host
 			   struct npu_raw_queue *q)
 {
 	struct npu_dma_queue_create c = { .entries = 16, .eventfd = -1 };
+	struct npu_dma_info info;
 
 	oi->npu = npu;
-	ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &oi->dev), 0);
+	ck_assert_int_eq(npu_raw_info(fd, &info), 0);
+	oi->events_offset = info.events_offset;
+	oi->events_size = info.events_size;
+	ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &oi->dev,
+				       &oi->handle), 0);
 	ck_assert_int_eq(npu_raw_register(fd, host, 8192, 0), 0);
 	oi->reg = (uintptr_t)host;
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, q), 0);
 	oi->queue_id = q->id;
-	ck_assert_int_eq(npu_raw_ioctl(fd, NPU_DMA_IOCTL_QUEUE_CREATE, &c), 0);
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_CREATE, &c), 0);
 	oi->mmap_offset = c.mmap_offset;
 }
 
@@ -647,7 +688,7 @@ static int open_as(int npu, uid_t uid, int in_group)
 		fd = npu_raw_open(npu);
 		if (fd < 0)
 			_exit(fd == -EACCES ? 10 : 11);
-		if (npu_raw_info(fd, &info) || npu_raw_alloc(fd, 4096, 0, &dev))
+		if (npu_raw_info(fd, &info) || npu_raw_alloc(fd, 4096, 0, &dev, NULL))
 			_exit(12);
 		_exit(0);
 	}

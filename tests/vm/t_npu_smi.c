@@ -158,12 +158,10 @@ static int sys_npus(struct sys_npu *n)
 	int i, count = 0;
 
 	for (i = 0; i < 64 && count < MAX_NPUS; i++) {
-		if (t_read_attr(n[count].backend, sizeof(n[count].backend),
-				"/sys/class/npu_dma/npu_dma%d/backend", i))
+		if (t_npu_attr(i, "backend", n[count].backend, sizeof(n[count].backend)))
 			continue;
 		n[count].index = i;
-		if (t_read_attr(n[count].bus_id, sizeof(n[count].bus_id),
-				"/sys/class/npu_dma/npu_dma%d/pci_address", i))
+		if (t_npu_attr(i, "pci_address", n[count].bus_id, sizeof(n[count].bus_id)))
 			n[count].bus_id[0] = '\0';
 		count++;
 	}
@@ -285,8 +283,7 @@ static unsigned long used_mib(int index, int json)
 	py_json("m = d['npus'][0]['memory']\n"
 		"print(m['used_bytes'], m['used_mib'], m['total_mib'])",
 		r.out, &py);
-	ck_assert_int_eq(t_read_attr(sysval, sizeof(sysval),
-				     "/sys/class/npu_dma/npu_dma%d/mem_used", index), 0);
+	ck_assert_int_eq(t_npu_attr(index, "mem_used", sysval, sizeof(sysval)), 0);
 	snprintf(code, sizeof(code), "%s %lu %lu\n", sysval, used, total);
 	ck_assert_str_eq(py.out, code);
 	run_free(&py);
@@ -298,14 +295,15 @@ static void check_memory_follows_alloc(int index, uint64_t size)
 {
 	unsigned long before, during, after;
 	uint64_t addr;
+	uint32_t h;
 	int fd;
 
 	before = used_mib(index, 0);
 	fd = npu_raw_open(index);
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, size, NPU_DMA_MEM_NORMAL_ONLY, &addr), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, size, NPU_DMA_MEM_NORMAL_ONLY, &addr, &h), 0);
 	during = used_mib(index, 1);
-	ck_assert_int_eq(npu_raw_free(fd, addr), 0);
+	ck_assert_int_eq(npu_raw_free(fd, h), 0);
 	close(fd);
 	after = used_mib(index, 0);
 	ck_assert_uint_eq(during, before + (size >> 20));

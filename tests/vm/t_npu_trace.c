@@ -187,7 +187,7 @@ static int peer_of(int a)
 {
 	char buf[64];
 
-	if (t_read_attr(buf, sizeof(buf), "/sys/class/npu_dma/npu_dma%d/peers", a))
+	if (t_npu_attr(a, "peers", buf, sizeof(buf)))
 		return -1;
 	return buf[0] >= '0' && buf[0] <= '9' ? atoi(buf) : -1;
 }

@@ -46,7 +46,8 @@ static void npu_open(struct npu *n, int index)
 {
 	n->fd = npu_raw_open(index);
 	ck_assert_int_ge(n->fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(n->fd, 64 * 1024, NPU_DMA_MEM_NORMAL_ONLY, &n->dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(n->fd, 64 * 1024, NPU_DMA_MEM_NORMAL_ONLY, &n->dev,
+				       NULL), 0);
 	ck_assert_int_eq(npu_raw_queue_create(n->fd, 16, &n->q), 0);
 }
 
@@ -196,8 +197,7 @@ END_TEST
 /* Bus address of an edu NPU, from sysfs. */
 static void pci_address(int npu, char *buf, size_t size)
 {
-	ck_assert_int_eq(t_read_attr(buf, size, "/sys/class/npu_dma/npu_dma%d/pci_address",
-				     npu), 0);
+	ck_assert_int_eq(t_npu_attr(npu, "pci_address", buf, size), 0);
 }
 
 /*
@@ -233,12 +233,12 @@ START_TEST(test_peer_unbound)
 	pci_address(b, addr, sizeof(addr));
 	snprintf(path, sizeof(path), "%s/unbind", drv);
 	ck_assert_int_eq(t_write_file(path, addr), 0);
-	ck_assert(!t_exists("/dev/npu_dma%d", b));
+	ck_assert(!t_npu_find(b, NULL));
 
 	ck_assert_int_eq(npu_raw_run(&na.q, &d), -EFAULT);
 	d = npu_raw_copy(nb.dev, na.dev, 4096, 0);
 	ck_assert_int_eq(npu_raw_run(&na.q, &d), -EFAULT);
-	ck_assert_int_eq(npu_raw_alloc(nb.fd, 4096, 0, &dev), -ENODEV);
+	ck_assert_int_eq(npu_raw_alloc(nb.fd, 4096, 0, &dev, NULL), -ENODEV);
 	/* a itself still copies, byte-exact. */
 	round_trip(&na, 4096, 77);
 	close(nb.fd);
@@ -248,7 +248,9 @@ START_TEST(test_peer_unbound)
 	snprintf(path, sizeof(path), "%s/bind", drv);
 	ck_assert_int_eq(t_write_file(path, addr), 0);
 	/* Its number was free again: the NPU comes back under it. */
-	ck_assert(t_exists("/dev/npu_dma%d", b));
+	ck_assert(t_npu_wait(b, 5000));
+	pci_address(b, path, sizeof(path));
+	ck_assert_str_eq(path, addr);
 	npu_close(&na);
 }
 END_TEST
@@ -319,8 +321,8 @@ START_TEST(test_peer_pci_removed_during_copies)
 	printf("t_peer: npu%d removed with %llu of a's 4 descriptors done\n", b,
 	       (unsigned long long)(na.q.ctrl->completed_seq - (seq_c2 - 4)));
 	ck_assert(!t_exists("/sys/bus/pci/devices/%s", pci));
-	ck_assert(!t_exists("/dev/npu_dma%d", b));
-	ck_assert_int_eq(npu_raw_alloc(nb.fd, 4096, 0, &dev), -ENODEV);
+	ck_assert(!t_npu_find(b, NULL));
+	ck_assert_int_eq(npu_raw_alloc(nb.fd, 4096, 0, &dev, NULL), -ENODEV);
 
 	d[0] = npu_raw_copy(na.dev + 20480, nb.dev, 2048, 0);		/* C3 */
 	seq_c3 = npu_raw_push(&na.q, &d[0]);
@@ -369,11 +371,10 @@ START_TEST(test_peer_pci_removed_during_copies)
 
 	/*
 	 * Rescan: b is the later of the two edu cards, so joining the end
-	 * of the PCI device list keeps their order (and /dev numbers).
+	 * of the PCI device list keeps their order (and NPU numbers).
 	 */
 	ck_assert_int_eq(t_write_file("/sys/bus/pci/rescan", "1"), 0);
-	for (i = 0; i < 500 && !t_exists("/dev/npu_dma%d", b); i++)
-		usleep(10000);
+	ck_assert(t_npu_wait(b, 5000));
 	pci_address(b, path, sizeof(path));
 	ck_assert_str_eq(path, pci);
 	npu_open(&nb, b);
@@ -402,8 +403,8 @@ static void rescan_bus(void)
 	int i;
 
 	t_write_file("/sys/bus/pci/rescan", "1");
-	for (i = 0; i < 500 && !t_exists("/dev/npu_dma%d", nr_npus - 1); i++)
-		usleep(10000);
+	for (i = 0; i < nr_npus; i++)
+		t_npu_wait(i, 5000);
 }
 
 static Suite *peer_suite(void)

@@ -31,7 +31,7 @@ struct t_state {
 	char clients[T_STATE_NPUS][256];
 };
 
-/* GET_INFO of /dev/npu_dma0, 1, ... up to max: how many there are. */
+/* GET_INFO of NPU 0, 1, ... up to max: how many there are. */
 static inline int t_find_npus(struct npu_dma_info *infos, int max)
 {
 	int n, fd;
@@ -76,7 +76,7 @@ static inline int t_count_fds(void)
 	return n;
 }
 
-/* Snapshot of /dev/npu_dma0 .. /dev/npu_dma<nr_npus - 1>. */
+/* Snapshot of NPUs 0 .. nr_npus - 1. */
 static inline void t_state_get(struct t_state *s, int nr_npus)
 {
 	struct npu_dma_info info;
@@ -91,10 +91,8 @@ static inline void t_state_get(struct t_state *s, int nr_npus)
 		ck_assert_int_eq(npu_raw_info(fd, &info), 0);
 		close(fd);
 		s->mem_free[i] = info.mem_free;
-		t_read_attr(s->queues[i], sizeof(s->queues[i]),
-			    "/sys/class/npu_dma/npu_dma%d/queues", i);
-		t_read_attr(s->clients[i], sizeof(s->clients[i]),
-			    "/sys/class/npu_dma/npu_dma%d/clients", i);
+		t_npu_attr(i, "queues", s->queues[i], sizeof(s->queues[i]));
+		t_npu_attr(i, "clients", s->clients[i], sizeof(s->clients[i]));
 	}
 	s->fds = t_count_fds();
 }

@@ -105,7 +105,7 @@ static inline int t_npu_of(const char *name)
 	int i;
 
 	for (i = 0; i < 64; i++)
-		if (!t_read_attr(buf, sizeof(buf), "/sys/class/npu_dma/npu_dma%d/backend", i) &&
+		if (!t_npu_attr(i, "backend", buf, sizeof(buf)) &&
 		    !strcmp(buf, name))
 			return i;
 	return -1;

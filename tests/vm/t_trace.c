@@ -66,7 +66,7 @@ static void some_work(int npu, uint32_t *queue_id)
 	int fd = npu_raw_open(npu);
 
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, 8192, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 8192, NPU_DMA_MEM_NORMAL_ONLY, &dev, NULL), 0);
 	ck_assert_int_eq(npu_raw_register(fd, buf + 8192, 8192, 0), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 	*queue_id = q.id;
@@ -191,7 +191,7 @@ START_TEST(test_debugfs_lists_and_counts)
 	fd = npu_raw_open(npu);
 	buf = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev, NULL), 0);
 	ck_assert_int_eq(npu_raw_register(fd, buf, 8192, NPU_DMA_HOST_F_READONLY), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 32, &q), 0);
 

@@ -5,8 +5,12 @@
 #ifndef T_VM_H
 #define T_VM_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include "npu_node.h"
 #include "t_check.h"
 
 #include "t_util.h"
@@ -18,7 +22,7 @@ static inline const char *t_ko(void)
 {
 	const char *ko = getenv("NPU_DMA_KO");
 
-	return ko ? ko : "kernel/npu_dma.ko";
+	return ko ? ko : "kernel/npu-dma.ko";
 }
 
 static inline const char *t_default_args(void)
@@ -26,6 +30,53 @@ static inline const char *t_default_args(void)
 	const char *args = getenv("NPU_DMA_MODULE_ARGS");
 
 	return args ? args : "nr_sim=2";
+}
+
+/*
+ * NPU @index (its npu_index, GET_INFO's index) is there: its DRM node
+ * and sysfs directory into *@n when @n is not NULL. 1 or 0.
+ */
+static inline int t_npu_find(int index, struct npu_node *n)
+{
+	struct npu_node tmp;
+
+	return !npu_node_find("/sys", index, n ? n : &tmp);
+}
+
+/*
+ * Read sysfs attribute @attr of NPU @index, in the directory of its bus
+ * device (/sys/class/drm/renderDX/device/): 0, -ENOENT without the NPU,
+ * or t_read_file()'s error.
+ */
+static inline int t_npu_attr(int index, const char *attr, char *buf, size_t size)
+{
+	struct npu_node n;
+
+	if (!t_npu_find(index, &n))
+		return -ENOENT;
+	return t_read_attr(buf, size, "%s/%s", n.sysdir, attr);
+}
+
+/*
+ * Wait up to @ms milliseconds for NPU @index to be there, its node
+ * openable (after a bind or a PCI rescan): 1, or 0 if it did not come.
+ */
+static inline int t_npu_wait(int index, int ms)
+{
+	struct npu_node n;
+	int i, fd;
+
+	for (i = 0; i <= ms / 10; i++) {
+		if (t_npu_find(index, &n)) {
+			fd = open(n.node, O_RDWR | O_CLOEXEC);
+			if (fd >= 0) {
+				close(fd);
+				return 1;
+			}
+		}
+		usleep(10000);
+	}
+	return 0;
 }
 
 #endif /* T_VM_H */

@@ -50,7 +50,7 @@ static void roundtrip(int npu, size_t len, size_t off, int pageable)
 	int fd = npu_raw_open(npu);
 
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_HUGE_FIRST, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_HUGE_FIRST, &dev, NULL), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 64, &q), 0);
 	t_pattern_fill(a + off, len, (uint32_t)(len * 31 + off));
 	memset(b + off, 0xa5, len);
@@ -135,7 +135,7 @@ START_TEST(test_fill_and_2d_against_reference)
 	fd = npu_raw_open(npu);
 	src = host_buf(sp * h);
 	out = host_buf(dp * h);
-	ck_assert_int_eq(npu_raw_alloc(fd, 1 << 16, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 1 << 16, NPU_DMA_MEM_NORMAL_ONLY, &dev, NULL), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 	ck_assert_int_eq(npu_raw_register(fd, src, sp * h, 0), 0);
 	ck_assert_int_eq(npu_raw_register(fd, out, dp * h, 0), 0);
@@ -195,7 +195,7 @@ START_TEST(test_tall_2d_against_reference)
 	src = host_buf((size_t)sp * h);
 	out = host_buf((size_t)dp * h * 2);
 	ref = host_buf((size_t)dp * h * 2);
-	ck_assert_int_eq(npu_raw_alloc(fd, 1 << 20, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 1 << 20, NPU_DMA_MEM_NORMAL_ONLY, &dev, NULL), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 	ck_assert_int_eq(npu_raw_register(fd, src, (size_t)sp * h, 0), 0);
 	ck_assert_int_eq(npu_raw_register(fd, out, (size_t)dp * h * 2, 0), 0);
@@ -236,9 +236,10 @@ START_TEST(test_event_timestamps_monotonic)
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_EVENT_RECORD };
 	uint64_t last = 0, seq;
 	int fd = npu_raw_open(nr_npus - 1), i;
+	size_t ev_size;
 
 	ck_assert_int_ge(fd, 0);
-	ev = mmap(NULL, 4096 * sizeof(*ev), PROT_READ, MAP_SHARED, fd, 0);
+	ev = npu_raw_map_events(fd, &ev_size);
 	ck_assert_ptr_ne(ev, MAP_FAILED);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 	for (i = 0; i < 5; i++) {
@@ -252,6 +253,7 @@ START_TEST(test_event_timestamps_monotonic)
 		last = ev[i].timestamp_ns;
 	}
 	npu_raw_queue_destroy(&q);
+	munmap(ev, ev_size);
 	close(fd);
 }
 END_TEST
@@ -259,18 +261,24 @@ END_TEST
 START_TEST(test_mem_free_accounting)
 {
 	struct npu_dma_info before, after;
+	uint32_t ha, hb;
 	uint64_t a, b;
 	int fd = npu_raw_open(nr_npus - 1);
 
 	ck_assert_int_eq(npu_raw_info(fd, &before), 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, 3 << 20, NPU_DMA_MEM_HUGE_ONLY, &a), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 3 << 20, NPU_DMA_MEM_HUGE_ONLY, &a, &ha), 0);
 	ck_assert_uint_eq(a % (2 << 20), 0);
-	ck_assert_int_eq(npu_raw_alloc(fd, 1, NPU_DMA_MEM_NORMAL_ONLY, &b), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 1, NPU_DMA_MEM_NORMAL_ONLY, &b, &hb), 0);
+	/* GEM handles: the lowest free, from 1. */
+	ck_assert_uint_eq(ha, 1);
+	ck_assert_uint_eq(hb, 2);
 	ck_assert_int_eq(npu_raw_info(fd, &after), 0);
 	ck_assert_uint_eq(before.mem_free - after.mem_free, (4 << 20) + 4096);
-	ck_assert_int_eq(npu_raw_free(fd, a), 0);
-	ck_assert_int_eq(npu_raw_free(fd, a), -EINVAL);
-	ck_assert_int_eq(npu_raw_alloc(fd, before.mem_size + 1, 0, &b), -ENOMEM);
+	ck_assert_int_eq(npu_raw_free(fd, ha), 0);
+	ck_assert_int_eq(npu_raw_info(fd, &after), 0);
+	ck_assert_uint_eq(before.mem_free - after.mem_free, 4096);
+	ck_assert_int_eq(npu_raw_free(fd, ha), -EINVAL);
+	ck_assert_int_eq(npu_raw_alloc(fd, before.mem_size + 1, 0, &b, NULL), -ENOMEM);
 	close(fd);
 	fd = npu_raw_open(nr_npus - 1);
 	ck_assert_int_eq(npu_raw_info(fd, &after), 0);
@@ -298,7 +306,7 @@ START_TEST(test_info_base_and_peers)
 			      (unsigned long long)want);
 		ck_assert_uint_eq(infos[i].index, i);
 		fd = npu_raw_open(i);
-		ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+		ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev, NULL), 0);
 		ck_assert_uint_ge(dev, infos[i].mem_base);
 		ck_assert_uint_lt(dev, infos[i].mem_base + infos[i].mem_size);
 		close(fd);
@@ -310,8 +318,7 @@ static void assert_usage(int npu, const char *attr, const char *want)
 {
 	char got[256];
 
-	ck_assert_int_eq(t_read_attr(got, sizeof(got), "/sys/class/npu_dma/npu_dma%d/%s",
-				     npu, attr), 0);
+	ck_assert_int_eq(t_npu_attr(npu, attr, got, sizeof(got)), 0);
 	ck_assert_msg(!strcmp(got, want), "npu%d %s: '%s', want '%s'", npu, attr,
 		      got, want);
 }
@@ -335,7 +342,7 @@ START_TEST(test_sysfs_usage)
 
 	fd = npu_raw_open(npu);
 	fd2 = npu_raw_open(npu);
-	ck_assert_int_eq(npu_raw_alloc(fd, 1 << 20, NPU_DMA_MEM_NORMAL_ONLY, &dev), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 1 << 20, NPU_DMA_MEM_NORMAL_ONLY, &dev, NULL), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q1), 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd2, 16, &q2), 0);
 	assert_usage(npu, "mem_used", "1048576");

@@ -13,7 +13,6 @@
 
 static struct smi_npu fake_npus[4];
 static struct smi_proc fake_procs[2];
-static pid_t fake_clients[1] = { 4242 };
 static struct smi_system fake_sys;
 
 /* The fake VM, with PCI names on the edu NPUs and a user on NPU 3. */
@@ -39,12 +38,19 @@ static void setup(void)
 	fake_npus[3].mem_used = 4096;
 	fake_npus[3].queues = 2;
 	fake_npus[3].dma_channels = 4;
-	fake_npus[3].nr_clients = 1;
-	fake_npus[3].clients = fake_clients;
-	fake_procs[0] = (struct smi_proc){ .npu = 3, .pid = 4242 };
+	snprintf(fake_npus[3].node, sizeof(fake_npus[3].node), "/dev/dri/renderD131");
+	/* One process whose fdinfo was read, one of another user's. */
+	fake_procs[0] = (struct smi_proc){
+		.npu = 3, .pid = 4242, .has_usage = 1, .files = 2,
+		.mem_device = (3 << 20) + 1, .mem_host = 8192,
+		.engine_ns = 12345678,
+	};
 	snprintf(fake_procs[0].name, sizeof(fake_procs[0].name), "t\x01\xff");
 	snprintf(fake_procs[0].user, sizeof(fake_procs[0].user), "nobody");
-	fake_sys.nr_procs = 1;
+	fake_procs[1] = (struct smi_proc){ .npu = 3, .pid = 5000 };
+	snprintf(fake_procs[1].name, sizeof(fake_procs[1].name), "other");
+	snprintf(fake_procs[1].user, sizeof(fake_procs[1].user), "alice");
+	fake_sys.nr_procs = 2;
 	fake_sys.procs = fake_procs;
 }
 
@@ -79,6 +85,19 @@ START_TEST(test_smi_info_text_two_lines_per_npu)
 	fake_assert_has(t, "| 1    / 1024          4 ");
 	fake_assert_has(t, "| 3   | 4242       | t\x01\xff");
 	fake_assert_lacks(t, "No running processes found");
+	free(o.text);
+}
+END_TEST
+
+START_TEST(test_smi_info_text_process_usage)
+{
+	struct fake_out o;
+	const char *t = info_text(3, &o);
+
+	fake_assert_has(t, "| Memory-Usage(MiB) | DMA-Time(ms) |");
+	/* 3 MiB + 1 byte rounds up; 12345678 ns. */
+	fake_assert_has(t, "| nobody | 4                 | 12.3         |");
+	fake_assert_has(t, "| 5000       | other        | alice  | -                 | -            |");
 	free(o.text);
 }
 END_TEST
@@ -137,6 +156,13 @@ START_TEST(test_smi_info_json_is_valid_and_complete)
 	fake_assert_has(t, "\"used_bytes\": 4096");
 	fake_assert_has(t, "\"name\": \"t\\u0001\\ufffd\"");
 	fake_assert_has(t, "\"pid\": 4242");
+	fake_assert_has(t, "\"node\": \"/dev/dri/renderD131\"");
+	fake_assert_has(t, "\"files\": 2");
+	fake_assert_has(t, "\"device_memory_bytes\": 3145729");
+	fake_assert_has(t, "\"host_memory_bytes\": 8192");
+	fake_assert_has(t, "\"dma_time_ns\": 12345678");
+	fake_assert_has(t, "\"dma_time_ns\": null");
+	fake_assert_has(t, "\"pids\": [\n        4242,\n        5000\n      ]");
 	free(o.text);
 }
 END_TEST
@@ -150,6 +176,7 @@ static Suite *smi_info_suite(void)
 	tcase_add_test(m, test_smi_mib_up_rounds_up);
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_smi_info_text_two_lines_per_npu);
+	tcase_add_test(tc, test_smi_info_text_process_usage);
 	tcase_add_test(tc, test_smi_info_text_lines_have_one_width);
 	tcase_add_test(tc, test_smi_info_text_one_npu_without_processes);
 	tcase_add_test(tc, test_smi_info_json_is_valid_and_complete);

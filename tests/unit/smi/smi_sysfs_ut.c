@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of tools/smi_sysfs.c on a fake sysfs and a fake /proc built
- * in a temporary directory, shaped like the driver's (driver.rst, sysfs).
+ * in a temporary directory (fake_sysfs.h), shaped like the driver's: the
+ * attributes in the bus device of each NPU's DRM node (driver.rst, sysfs).
  */
 #include <check.h>
 #include <errno.h>
@@ -15,45 +16,28 @@
 
 #include "t_check.h"
 #include "fake_smi.h"
+#include "fake_sysfs.h"
 #include "smi_sysfs.h"
 
-static char fake_root[] = "/tmp/smi_sysfs_ut.XXXXXX";
-static char fake_sys[64], fake_proc[64];
-
-static void fake_mkdir(const char *fmt, ...)
+/*
+ * A fake NPU: bus device dev (under sys/devices) with the driver's
+ * attributes, render node renderD(128 + index), and on PCI the primary
+ * node card(index) that DRM creates beside it on 6.1.
+ */
+static void fake_npu_chr(int index, const char *backend, const char *bus_id,
+			 const char *dev, const char *chr, const char *clients,
+			 const char *peers)
 {
-	char path[512], cmd[600];
-	va_list ap;
+	char dir[256], minor[32], num[16];
 
-	va_start(ap, fmt);
-	vsnprintf(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "mkdir -p '%s'", path);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-static void fake_write(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fprintf(f, "%s\n", text);
-	fclose(f);
-}
-
-/* A fake /sys/class/npu_dma/npu_dmaN whose device link points at dev. */
-static void fake_npu_dir(int index, const char *backend, const char *bus_id,
-			 const char *dev, const char *clients, const char *peers)
-{
-	char dir[256], devdir[256], link[300];
-
-	snprintf(dir, sizeof(dir), "%s/class/npu_dma/npu_dma%d", fake_sys, index);
-	snprintf(devdir, sizeof(devdir), "%s/devices/%s", fake_sys, dev);
-	fake_mkdir("%s", dir);
-	fake_mkdir("%s", devdir);
+	snprintf(minor, sizeof(minor), "renderD%d", 128 + index);
+	fake_minor(dev, "drm", minor, chr, dir, sizeof(dir));
+	if (bus_id) {
+		snprintf(minor, sizeof(minor), "card%d", index);
+		fake_minor(dev, "drm", minor, NULL, dir, sizeof(dir));
+	}
+	snprintf(num, sizeof(num), "%d", index);
+	fake_write(dir, "npu_index", num);
 	fake_write(dir, "backend", backend);
 	if (bus_id)
 		fake_write(dir, "pci_address", bus_id);
@@ -63,33 +47,28 @@ static void fake_npu_dir(int index, const char *backend, const char *bus_id,
 	fake_write(dir, "queues", "3");
 	fake_write(dir, "clients", clients);
 	fake_write(dir, "peers", peers);
-	snprintf(link, sizeof(link), "%s/device", dir);
-	ck_assert_int_eq(symlink(devdir, link), 0);
 }
 
-static void fake_proc_entry(int pid, const char *comm)
+static void fake_npu_dir(int index, const char *backend, const char *bus_id,
+			 const char *dev, const char *clients, const char *peers)
 {
-	char dir[256];
+	fake_npu_chr(index, backend, bus_id, dev, NULL, clients, peers);
+}
 
-	snprintf(dir, sizeof(dir), "%s/%d", fake_proc, pid);
-	fake_mkdir("%s", dir);
-	fake_write(dir, "comm", comm);
+/* The directory of NPU index's attributes. */
+static void npu_dir(int index, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s/class/drm/renderD%d/device", fake_sys, 128 + index);
 }
 
 static void setup(void)
 {
-	ck_assert_ptr_nonnull(mkdtemp(fake_root));
-	snprintf(fake_sys, sizeof(fake_sys), "%s/sys", fake_root);
-	snprintf(fake_proc, sizeof(fake_proc), "%s/proc", fake_root);
-	fake_mkdir("%s", fake_proc);
+	fake_tree_create("smi_sysfs_ut");
 }
 
 static void teardown(void)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", fake_root);
-	ck_assert_int_eq(system(cmd), 0);
+	fake_tree_remove();
 }
 
 /* The fake VM: edu NPU 0 on PCI, simulated NPU 2 (no NPU 1). */
@@ -99,8 +78,7 @@ static void fake_two_npus(void)
 
 	fake_npu_dir(0, "edu", "0000:00:02.0", "pci0000:00/0000:00:02.0",
 		     "", "");
-	snprintf(devdir, sizeof(devdir), "%s/devices/pci0000:00/0000:00:02.0",
-		 fake_sys);
+	npu_dir(0, devdir, sizeof(devdir));
 	fake_write(devdir, "numa_node", "-1");
 	fake_write(devdir, "local_cpulist", "0-1");
 	fake_npu_dir(2, "sim", NULL, "platform/npu_dma_sim.0", "300 7 41",
@@ -109,7 +87,7 @@ static void fake_two_npus(void)
 	fake_proc_entry(41, "bad\"name");
 }
 
-START_TEST(test_smi_collect_no_class_dir_is_enodev)
+START_TEST(test_smi_collect_no_drm_class_is_enodev)
 {
 	struct smi_system sys;
 
@@ -117,11 +95,16 @@ START_TEST(test_smi_collect_no_class_dir_is_enodev)
 }
 END_TEST
 
-START_TEST(test_smi_collect_no_npu_entries_is_enodev)
+/* Only another driver's GPU: no npu_index on its bus device. */
+START_TEST(test_smi_collect_no_npu_minor_is_enodev)
 {
 	struct smi_system sys;
+	char dir[256];
 
-	fake_mkdir("%s/class/npu_dma/other", fake_sys);
+	fake_minor("pci0000:00/0000:00:01.0", "drm", "renderD128", NULL, dir,
+		   sizeof(dir));
+	fake_minor("pci0000:00/0000:00:01.0", "drm", "card0", NULL, dir,
+		   sizeof(dir));
 	ck_assert_int_eq(smi_collect(fake_sys, fake_proc, &sys), -ENODEV);
 }
 END_TEST
@@ -140,6 +123,8 @@ START_TEST(test_smi_collect_reads_every_attribute)
 	ck_assert_ptr_nonnull(sim);
 	ck_assert_ptr_null(smi_find(&sys, 1));
 	ck_assert_str_eq(edu->backend, "edu");
+	ck_assert_str_eq(edu->node, "/dev/dri/renderD128");
+	ck_assert_str_eq(sim->node, "/dev/dri/renderD130");
 	ck_assert_str_eq(edu->bus_id, "0000:00:02.0");
 	ck_assert_str_eq(edu->dev_name, "0000:00:02.0");
 	ck_assert_ptr_nonnull(strstr(edu->dev_path, "/pci0000:00/0000:00:02.0"));
@@ -173,6 +158,8 @@ START_TEST(test_smi_collect_lists_processes_by_pid)
 	ck_assert_str_eq(sys.procs[0].name, "t_npu_smi");
 	if (pw)
 		ck_assert_str_eq(sys.procs[0].user, pw->pw_name);
+	/* Known from sysfs clients only: no fds in the fake /proc. */
+	ck_assert_int_eq(sys.procs[0].has_usage, 0);
 	ck_assert_int_eq(sys.procs[1].pid, 41);
 	ck_assert_str_eq(sys.procs[1].name, "bad\"name");
 	/* Exited between reading clients and /proc. */
@@ -183,13 +170,53 @@ START_TEST(test_smi_collect_lists_processes_by_pid)
 }
 END_TEST
 
+/* A process whose fds are readable: its usage from fdinfo. */
+START_TEST(test_smi_collect_usage_from_fdinfo)
+{
+	struct smi_system sys;
+	char info[512];
+
+	fake_two_npus();
+	fake_npu_chr(5, "sim", NULL, "platform/npu_dma_sim.1", "/dev/zero",
+		     "9", "");
+	fake_proc_entry(9, "t_acl");
+	fake_fdinfo(info, sizeof(info), NULL, 12, 3000000, 2048, 8);
+	fake_proc_fd(9, 3, "/dev/zero", info);
+	ck_assert_int_eq(smi_collect(fake_sys, fake_proc, &sys), 0);
+	ck_assert_int_eq(sys.nr_npus, 3);
+	ck_assert_int_eq(sys.nr_procs, 4);
+	ck_assert_int_eq(sys.procs[3].npu, 5);
+	ck_assert_int_eq(sys.procs[3].pid, 9);
+	ck_assert_int_eq(sys.procs[3].has_usage, 1);
+	ck_assert_uint_eq(sys.procs[3].files, 1);
+	ck_assert_uint_eq(sys.procs[3].mem_device, 2 << 20);
+	ck_assert_uint_eq(sys.procs[3].mem_host, 8 << 10);
+	ck_assert_uint_eq(sys.procs[3].engine_ns, 3000000);
+	smi_system_free(&sys);
+}
+END_TEST
+
+/* Peer masks are 64 bits wide: an NPU of a higher index is left out. */
+START_TEST(test_smi_collect_leaves_out_index_above_63)
+{
+	struct smi_system sys;
+
+	fake_two_npus();
+	fake_npu_dir(64, "sim", NULL, "platform/npu_dma_sim.9", "", "");
+	ck_assert_int_eq(smi_collect(fake_sys, fake_proc, &sys), 0);
+	ck_assert_int_eq(sys.nr_npus, 2);
+	ck_assert_ptr_null(smi_find(&sys, 64));
+	smi_system_free(&sys);
+}
+END_TEST
+
 START_TEST(test_smi_collect_bad_attribute_fails)
 {
 	char dir[256];
 	struct smi_system sys;
 
 	fake_two_npus();
-	snprintf(dir, sizeof(dir), "%s/class/npu_dma/npu_dma2", fake_sys);
+	npu_dir(2, dir, sizeof(dir));
 	fake_write(dir, "mem_used", "lots");
 	ck_assert_int_eq(smi_collect(fake_sys, fake_proc, &sys), -EINVAL);
 	ck_assert_int_eq(sys.nr_npus, 0);
@@ -203,7 +230,8 @@ START_TEST(test_smi_collect_missing_attribute_fails)
 	struct smi_system sys;
 
 	fake_two_npus();
-	snprintf(path, sizeof(path), "%s/class/npu_dma/npu_dma0/queues", fake_sys);
+	npu_dir(0, path, sizeof(path));
+	strcat(path, "/queues");
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(smi_collect(fake_sys, fake_proc, &sys), -ENOENT);
 }
@@ -233,10 +261,12 @@ static Suite *smi_sysfs_suite(void)
 	TCase *p = tcase_create("smi_parse_ints");
 
 	tcase_add_checked_fixture(c, setup, teardown);
-	tcase_add_test(c, test_smi_collect_no_class_dir_is_enodev);
-	tcase_add_test(c, test_smi_collect_no_npu_entries_is_enodev);
+	tcase_add_test(c, test_smi_collect_no_drm_class_is_enodev);
+	tcase_add_test(c, test_smi_collect_no_npu_minor_is_enodev);
 	tcase_add_test(c, test_smi_collect_reads_every_attribute);
 	tcase_add_test(c, test_smi_collect_lists_processes_by_pid);
+	tcase_add_test(c, test_smi_collect_usage_from_fdinfo);
+	tcase_add_test(c, test_smi_collect_leaves_out_index_above_63);
 	tcase_add_test(c, test_smi_collect_bad_attribute_fails);
 	tcase_add_test(c, test_smi_collect_missing_attribute_fails);
 	tcase_add_test(p, test_smi_parse_ints_lists);

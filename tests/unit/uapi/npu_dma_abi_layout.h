@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The frozen layout of include/uapi/linux/npu_dma.h: the size of every
- * structure, the offset of every member and every ioctl number, as
- * compile-time asserts. One list for both languages: the unit test
- * (npu_dma_abi_ut.c) includes it as C11, scripts/check-uapi.sh as C11
- * and C++11. A change that moves anything fails the build of both.
+ * The frozen layout of ABI v2, include/uapi/drm/npu_dma_accel.h: the size
+ * of every structure, the offset of every member and every ioctl number
+ * (DRM_IOCTL_NPU_DMA_*: DRM_IOWR/DRM_IOW of DRM_COMMAND_BASE + n, type
+ * 'd'), as compile-time asserts. One list for both languages: the unit
+ * test (npu_dma_abi_ut.c) includes it as C11, scripts/check-uapi.sh as
+ * C11 and C++11. A change that moves anything fails the build of both.
+ * The header includes the DRM core's "drm.h": build with libdrm's
+ * include directory (pkg-config --cflags libdrm) or the kernel's uapi.
  */
 #ifndef NPU_DMA_ABI_LAYOUT_H
 #define NPU_DMA_ABI_LAYOUT_H
 
 #include <stddef.h>
-#include <linux/npu_dma.h>
+#include <drm/npu_dma_accel.h>
 
 #ifdef __cplusplus
 #define ABI_ASSERT(cond, what) static_assert(cond, what)
@@ -23,9 +26,9 @@
 	ABI_ASSERT(sizeof(struct type) == (size) && (size) % 8 == 0, #type)
 #define OFF(type, field, off) \
 	ABI_ASSERT(offsetof(struct type, field) == (off), #type "." #field)
-#define IOCTL(cmd, nr) ABI_ASSERT(NPU_DMA_IOCTL_##cmd == (nr), #cmd)
+#define IOCTL(cmd, nr) ABI_ASSERT(DRM_IOCTL_NPU_DMA_##cmd == (nr), #cmd)
 
-ABI(npu_dma_info, 128);
+ABI(npu_dma_info, 136);
 OFF(npu_dma_info, size, 0);
 OFF(npu_dma_info, flags, 4);
 OFF(npu_dma_info, abi_version, 8);
@@ -45,22 +48,20 @@ OFF(npu_dma_info, mem_base, 80);
 OFF(npu_dma_info, peers, 88);
 OFF(npu_dma_info, max_graph_tasks, 96);
 OFF(npu_dma_info, pad2, 100);
-OFF(npu_dma_info, reserved, 104);
+OFF(npu_dma_info, events_offset, 104);
+OFF(npu_dma_info, events_size, 112);
+OFF(npu_dma_info, reserved, 120);
 
-ABI(npu_dma_mem_alloc, 56);
+ABI(npu_dma_mem_alloc, 64);
 OFF(npu_dma_mem_alloc, size, 0);
 OFF(npu_dma_mem_alloc, align, 8);
 OFF(npu_dma_mem_alloc, policy, 16);
 OFF(npu_dma_mem_alloc, flags, 20);
 OFF(npu_dma_mem_alloc, dev_addr, 24);
 OFF(npu_dma_mem_alloc, alloc_size, 32);
-OFF(npu_dma_mem_alloc, reserved, 40);
-
-ABI(npu_dma_mem_free, 32);
-OFF(npu_dma_mem_free, dev_addr, 0);
-OFF(npu_dma_mem_free, flags, 8);
-OFF(npu_dma_mem_free, pad, 12);
-OFF(npu_dma_mem_free, reserved, 16);
+OFF(npu_dma_mem_alloc, handle, 40);
+OFF(npu_dma_mem_alloc, pad, 44);
+OFF(npu_dma_mem_alloc, reserved, 48);
 
 ABI(npu_dma_host_register, 40);
 OFF(npu_dma_host_register, addr, 0);
@@ -149,18 +150,25 @@ OFF(npu_dma_graph_destroy, graph_id, 0);
 OFF(npu_dma_graph_destroy, flags, 4);
 OFF(npu_dma_graph_destroy, reserved, 8);
 
-/* Direction, size and number: a changed structure changes its ioctl. */
-IOCTL(GET_INFO, 0xc080b900u);
-IOCTL(MEM_ALLOC, 0xc038b901u);
-IOCTL(MEM_FREE, 0x4020b902u);
-IOCTL(HOST_REGISTER, 0x4028b903u);
-IOCTL(HOST_UNREGISTER, 0x4020b904u);
-IOCTL(QUEUE_CREATE, 0xc040b905u);
-IOCTL(QUEUE_DESTROY, 0x4018b906u);
-IOCTL(QUEUE_SUBMIT, 0x4018b907u);
-IOCTL(BARRIER_RELEASE, 0x4020b908u);
-IOCTL(GRAPH_CREATE, 0xc028b909u);
-IOCTL(GRAPH_DESTROY, 0x4018b90au);
+/*
+ * Direction, size and number: a changed structure changes its ioctl.
+ * The driver's commands are DRM_COMMAND_BASE (0x40) + 0..9 of type 'd'.
+ */
+ABI_ASSERT(DRM_COMMAND_BASE == 0x40, "DRM_COMMAND_BASE");
+ABI_ASSERT(DRM_NPU_DMA_GET_INFO == 0 && DRM_NPU_DMA_GRAPH_DESTROY == 9, "command indexes");
+IOCTL(GET_INFO, 0xc0886440u);
+IOCTL(MEM_ALLOC, 0xc0406441u);
+IOCTL(HOST_REGISTER, 0x40286442u);
+IOCTL(HOST_UNREGISTER, 0x40206443u);
+IOCTL(QUEUE_CREATE, 0xc0406444u);
+IOCTL(QUEUE_DESTROY, 0x40186445u);
+IOCTL(QUEUE_SUBMIT, 0x40186446u);
+IOCTL(BARRIER_RELEASE, 0x40206447u);
+IOCTL(GRAPH_CREATE, 0xc0286448u);
+IOCTL(GRAPH_DESTROY, 0x40186449u);
+/* Device memory is freed by the DRM core's GEM_CLOSE. */
+ABI_ASSERT(DRM_IOCTL_GEM_CLOSE == 0x40086409u && sizeof(struct drm_gem_close) == 8,
+	   "GEM_CLOSE");
 
 #undef ABI
 #undef OFF

@@ -72,24 +72,57 @@ static void teardown(void)
 	ck_assert_int_eq(system(cmd), 0);
 }
 
+/*
+ * The guest's NPUs as DRM nodes (render on 6.1, accel where the kernel
+ * has it): one line "npuN /dev/dri/renderDX" per node devtmpfs made,
+ * written into the share.
+ */
+static const char list_nodes[] =
+	"for d in /sys/class/drm/renderD* /sys/class/accel/accel*; do "
+	"[ -r \"$d/device/npu_index\" ] || continue; "
+	"n=${d##*/}; case $n in accel*) f=/dev/accel/$n;; *) f=/dev/dri/$n;; esac; "
+	"[ -c \"$f\" ] && echo \"npu$(cat \"$d/device/npu_index\") $f\"; "
+	"done > %s/dev.txt; exit 3";
+
 START_TEST(test_exit_status_devices_and_share)
 {
-	char script[512], list[4096];
+	char script[1024], list[4096];
 	const char *args[] = { "run", "--no-build", "--share", tmpdir, "--",
 			       "sh", "-c", script, NULL };
 	int i;
 
-	snprintf(script, sizeof(script), "ls -l /dev/ > %s/dev.txt; exit 3", tmpdir);
+	snprintf(script, sizeof(script), list_nodes, tmpdir);
 	ck_assert_int_eq(run_npu_vm(args), 3);
 
 	ck_assert_int_eq(t_read_attr(list, sizeof(list), "%s/dev.txt", tmpdir), 0);
 	for (i = 0; i < 4; i++) {
 		char name[32];
 
-		snprintf(name, sizeof(name), "npu_dma%d\n", i);
-		ck_assert_msg(strstr(list, name), "no %s in the guest's /dev", name);
+		snprintf(name, sizeof(name), "npu%d /dev/", i);
+		ck_assert_msg(strstr(list, name), "no NPU %d node in the guest:\n%s",
+			      i, list);
 	}
-	ck_assert_ptr_null(strstr(list, "npu_dma4"));
+	ck_assert_msg(!strstr(list, "npu4 "), "a fifth NPU:\n%s", list);
+}
+END_TEST
+
+/*
+ * The module is a DRM driver: the DRM core is loaded even with
+ * --no-load, so that a test can insmod the module itself.
+ */
+START_TEST(test_drm_core_loaded_without_the_module)
+{
+	const char *args[] = { "run", "--no-build", "--no-load", "--edu", "0",
+			       "--", "sh", "-c",
+			       "test -d /sys/module/drm && "
+			       "! grep -q '^npu_dma ' /proc/modules && "
+			       "insmod \"$NPU_DMA_KO\" nr_sim=1 && "
+			       "echo npus=$(cat /sys/class/drm/renderD*/device/npu_index "
+			       "/sys/class/accel/*/device/npu_index 2>/dev/null | wc -l)",
+			       NULL };
+
+	ck_assert_int_eq(run_npu_vm(args), 0);
+	ck_assert_ptr_nonnull(strstr(out, "npus=1"));
 }
 END_TEST
 
@@ -179,11 +212,14 @@ START_TEST(test_module_for_another_kernel_is_refused)
 	setenv("T_TREE", tree, 1);
 	setenv("T_NPU_VM", npu_vm, 1);
 	ck_assert_int_eq(system("set -e; cd \"$T_TREE/..\"; mkdir -p tree/tools tree/kernel\n"
+				"src=$(dirname \"$T_NPU_VM\")/..\n"
 				"cp \"$T_NPU_VM\" tree/tools/\n"
-				"ln -s \"$(dirname \"$T_NPU_VM\")/../scripts\" tree/scripts\n"
+				"cp \"$src/kernel/Kbuild\" tree/kernel/\n"
+				"ln -s \"$src/scripts\" tree/scripts\n"
 				"printf 'vermagic=0.0.0-other SMP mod_unload\\0' > modinfo\n"
 				"echo 'int x;' | cc -x c -c -o empty.o -\n"
-				"objcopy --add-section .modinfo=modinfo empty.o tree/kernel/npu_dma.ko"),
+				"objcopy --add-section .modinfo=modinfo empty.o "
+				"tree/kernel/$(tree/scripts/ko-name.sh tree/kernel)"),
 			 0);
 	snprintf(prog, sizeof(prog), "%s/tools/npu-vm", tree);
 	ck_assert_int_eq(run_vm_at(prog, args), 125);
@@ -237,7 +273,8 @@ static int pty_read_until(int fd, size_t *len, const char *want, int seconds)
  */
 START_TEST(test_shell_in_a_terminal)
 {
-	static const char line[] = "echo \"nodes=$(ls /dev/npu_dma* | wc -l)\"; exit 7\r";
+	static const char line[] = "echo \"nodes=$(cat /sys/class/drm/renderD*/device/npu_index "
+				   "/sys/class/accel/*/device/npu_index 2>/dev/null | wc -l)\"; exit 7\r";
 	size_t len = 0;
 	int fd, status;
 	pid_t pid;
@@ -277,6 +314,7 @@ static Suite *npu_vm_suite(void)
 	tcase_add_test(tc, test_usage_errors);
 	tcase_add_test(tc, test_module_for_another_kernel_is_refused);
 	tcase_add_test(tc, test_exit_status_devices_and_share);
+	tcase_add_test(tc, test_drm_core_loaded_without_the_module);
 	tcase_add_test(tc, test_false_fails);
 	tcase_add_test(tc, test_output_is_streamed_verbatim);
 	tcase_add_test(tc, test_kernel_warning_fails_the_run);

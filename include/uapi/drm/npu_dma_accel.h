@@ -1,24 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * npu_dma: the user-space ABI of /dev/npu_dmaN.
+ * npu_dma: the user-space ABI of an NPU's DRM node, /dev/dri/renderD*
+ * (kernels without drivers/accel) or /dev/accel/accel* (with it).
  *
- * An open file is a context. It owns the device memory it allocates, the
- * host memory it registers and the queues it creates; closing the file
- * (or the death of the process) drains its queues, then frees all of it.
+ * An open file is a context. It owns the device memory it allocates (GEM
+ * objects, freed with DRM_IOCTL_GEM_CLOSE), the host memory it registers
+ * and the queues it creates; closing the file (or the death of the
+ * process) drains its queues, then frees all of it.
  *
  * Rules for every structure: fixed-width members only, explicit padding,
  * sizes a multiple of 8, every flags field checked against the valid-bits
- * mask and every pad/reserved field checked to be zero (-EINVAL). Feature
- * discovery is NPU_DMA_IOCTL_GET_INFO's @caps, never version guessing.
- * Documentation/uapi.rst describes each ioctl at length.
+ * mask and every pad/reserved field checked to be zero (-EINVAL). The
+ * ioctl number carries the caller's structure size: the DRM core
+ * zero-extends a shorter one, so a structure grows only by fields whose
+ * zero means "as before". Feature discovery is DRM_IOCTL_NPU_DMA_GET_INFO's
+ * @caps, never version guessing. Documentation/uapi.rst describes each
+ * ioctl at length.
  */
-#ifndef _UAPI_LINUX_NPU_DMA_H
-#define _UAPI_LINUX_NPU_DMA_H
+#ifndef _UAPI_DRM_NPU_DMA_ACCEL_H
+#define _UAPI_DRM_NPU_DMA_ACCEL_H
 
-#include <linux/ioctl.h>
-#include <linux/types.h>
+#include "drm.h"
 
-#define NPU_DMA_ABI_VERSION		1
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* DRM_IOCTL_VERSION's name for this driver. */
+#define NPU_DMA_DRIVER_NAME		"npu_dma"
+#define NPU_DMA_ABI_VERSION		2
 
 /* Backends (struct npu_dma_info.backend). */
 #define NPU_DMA_BACKEND_EDU		0
@@ -37,13 +47,15 @@
 #define NPU_DMA_CAP_COPY_INDIRECT	(1ULL << 9)	/* NPU_DMA_OP_COPY_INDIRECT */
 
 /**
- * struct npu_dma_info - NPU_DMA_IOCTL_GET_INFO: what this NPU is and can do
- * @size: in: sizeof(struct npu_dma_info) as the caller knows it;
- *	out: the kernel's size. Fields beyond the smaller are untouched.
+ * struct npu_dma_info - DRM_IOCTL_NPU_DMA_GET_INFO: what this NPU is and can do
+ * @size: out: sizeof(struct npu_dma_info) as the kernel knows it (in: zero)
  * @flags: in: must be 0
  * @abi_version: out: NPU_DMA_ABI_VERSION of the driver
  * @backend: out: NPU_DMA_BACKEND_*
- * @index: out: N of /dev/npu_dmaN
+ * @index: out: the NPU's index N, stable while the module is loaded:
+ *	NPUs are numbered from 0 in the order they appeared, and user space
+ *	orders them by it (not by DRM minor, which other drivers share);
+ *	always below 64, the width of @peers
  * @nr_channels: out: DMA channels run in parallel
  * @mem_size: out: device memory in bytes
  * @mem_free: out: device memory not allocated by anyone, in bytes
@@ -56,10 +68,14 @@
  * @caps: out: NPU_DMA_CAP_* bits
  * @mem_base: out: device address of the first byte of device memory;
  *	allocations lie in [@mem_base, @mem_base + @mem_size)
- * @peers: out: bit N set if /dev/npu_dmaN is a peer of this NPU (device
+ * @peers: out: bit N set if NPU N (@index) is a peer of this NPU (device
  *	memory of each can be named in the other's descriptors); N < 64
  * @max_graph_tasks: out: most descriptors of one graph (NPU_DMA_CAP_GRAPH)
  * @pad2: zero
+ * @events_offset: out: mmap() offset of this file's event table
+ *	(struct npu_dma_event_slot[@max_event_slots], read-only)
+ * @events_size: out: its length in bytes, a multiple of the page size:
+ *	the mapping must be exactly this long
  * @reserved: zero on output
  */
 struct npu_dma_info {
@@ -82,7 +98,9 @@ struct npu_dma_info {
 	__u64 peers;
 	__u32 max_graph_tasks;
 	__u32 pad2;
-	__u64 reserved[3];
+	__u64 events_offset;
+	__u64 events_size;
+	__u64 reserved[2];
 };
 
 /* Page-size policies of device memory (struct npu_dma_mem_alloc.policy). */
@@ -102,14 +120,20 @@ struct npu_dma_info {
 #define NPU_DMA_MEM_FLAGS_MASK		NPU_DMA_MEM_F_P2P
 
 /**
- * struct npu_dma_mem_alloc - NPU_DMA_IOCTL_MEM_ALLOC: allocate device memory
+ * struct npu_dma_mem_alloc - DRM_IOCTL_NPU_DMA_MEM_ALLOC: allocate device memory
  * @size: in: bytes, > 0; rounded up to the page size the policy chose
  * @align: in: 0, or a power of two up to 1 GiB the address must honour
  * @policy: in: NPU_DMA_MEM_*
  * @flags: in: NPU_DMA_MEM_F_*
  * @dev_addr: out: device address of the allocation (in: zero)
  * @alloc_size: out: bytes reserved, after rounding (in: zero)
+ * @handle: out: GEM handle of the allocation in this file (in: zero)
+ * @pad: in: zero
  * @reserved: in: zero
+ *
+ * The allocation is a GEM object. DRM_IOCTL_GEM_CLOSE of @handle frees
+ * it: at once for new descriptors (its addresses are refused from then
+ * on), and its memory when the last copy already queued on it completes.
  */
 struct npu_dma_mem_alloc {
 	__u64 size;
@@ -118,19 +142,7 @@ struct npu_dma_mem_alloc {
 	__u32 flags;
 	__u64 dev_addr;
 	__u64 alloc_size;
-	__u64 reserved[2];
-};
-
-/**
- * struct npu_dma_mem_free - NPU_DMA_IOCTL_MEM_FREE
- * @dev_addr: in: an address returned by MEM_ALLOC in this context
- * @flags: in: 0
- * @pad: in: zero
- * @reserved: in: zero
- */
-struct npu_dma_mem_free {
-	__u64 dev_addr;
-	__u32 flags;
+	__u32 handle;
 	__u32 pad;
 	__u64 reserved[2];
 };
@@ -140,7 +152,7 @@ struct npu_dma_mem_free {
 #define NPU_DMA_HOST_FLAGS_MASK		NPU_DMA_HOST_F_READONLY
 
 /**
- * struct npu_dma_host_register - NPU_DMA_IOCTL_HOST_REGISTER: pin host memory
+ * struct npu_dma_host_register - DRM_IOCTL_NPU_DMA_HOST_REGISTER: pin host memory
  * @addr: in: start of the range in the caller's address space (any byte)
  * @size: in: length in bytes, > 0
  * @flags: in: NPU_DMA_HOST_F_*
@@ -160,7 +172,7 @@ struct npu_dma_host_register {
 };
 
 /**
- * struct npu_dma_host_unregister - NPU_DMA_IOCTL_HOST_UNREGISTER
+ * struct npu_dma_host_unregister - DRM_IOCTL_NPU_DMA_HOST_UNREGISTER
  * @addr: in: @addr of an earlier HOST_REGISTER in this context
  * @flags: in: 0
  * @pad: in: zero
@@ -177,15 +189,16 @@ struct npu_dma_host_unregister {
 };
 
 /**
- * struct npu_dma_queue_create - NPU_DMA_IOCTL_QUEUE_CREATE: one stream
+ * struct npu_dma_queue_create - DRM_IOCTL_NPU_DMA_QUEUE_CREATE: one stream
  * @entries: in: descriptors in the ring, a power of two up to
  *	npu_dma_info.max_queue_entries
  * @flags: in: 0
  * @eventfd: in: eventfd signalled after completions, or -1 for none
  * @queue_id: out: the queue's id (unique across all NPUs) (in: zero)
- * @mmap_offset: out: offset to pass to mmap() for the queue's area
- *	(in: zero)
- * @mmap_size: out: its length (struct npu_dma_queue_ctrl + the ring)
+ * @mmap_offset: out: offset to pass to mmap() on this file for the
+ *	queue's area (a GEM fake offset; in: zero)
+ * @mmap_size: out: its length (struct npu_dma_queue_ctrl + the ring), a
+ *	multiple of the page size: the mapping must be exactly this long
  *	(in: zero)
  * @reserved: in: zero
  */
@@ -200,7 +213,7 @@ struct npu_dma_queue_create {
 };
 
 /**
- * struct npu_dma_queue_destroy - NPU_DMA_IOCTL_QUEUE_DESTROY
+ * struct npu_dma_queue_destroy - DRM_IOCTL_NPU_DMA_QUEUE_DESTROY
  * @queue_id: in: a queue of this context
  * @flags: in: 0
  * @reserved: in: zero
@@ -215,7 +228,7 @@ struct npu_dma_queue_destroy {
 };
 
 /**
- * struct npu_dma_queue_submit - NPU_DMA_IOCTL_QUEUE_SUBMIT: the doorbell
+ * struct npu_dma_queue_submit - DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT: the doorbell
  * @queue_id: in: a queue of this context
  * @flags: in: 0
  * @reserved: in: zero
@@ -232,7 +245,7 @@ struct npu_dma_queue_submit {
 };
 
 /**
- * struct npu_dma_barrier_release - NPU_DMA_IOCTL_BARRIER_RELEASE
+ * struct npu_dma_barrier_release - DRM_IOCTL_NPU_DMA_BARRIER_RELEASE
  * @queue_id: in: a queue of this context
  * @flags: in: 0
  * @seq: in: sequence number of a HOST_BARRIER descriptor of that queue
@@ -293,7 +306,7 @@ struct npu_dma_barrier_release {
  *	COPY_INDIRECT: added (modulo 2^64) to the destination address read
  * @value: FILL: the pattern in the low @fill_size bytes;
  *	WAIT: the sequence number @wait_queue must complete;
- *	GRAPH: the graph id (NPU_DMA_IOCTL_GRAPH_CREATE);
+ *	GRAPH: the graph id (DRM_IOCTL_NPU_DMA_GRAPH_CREATE);
  *	COPY_INDIRECT with @len 0: device address of the __u64 that holds
  *	the length, in the allocation that holds the source's; else 0
  * @wait_queue: WAIT: id of a queue of the same process; else 0
@@ -391,8 +404,8 @@ struct npu_dma_queue_ctrl {
  * @reserved: zero
  *
  * The table (npu_dma_info.max_event_slots slots) is mapped read-only at
- * mmap offset NPU_DMA_MMAP_EVENTS. The kernel writes @timestamp_ns and
- * @queue_id before @seq (release).
+ * mmap offset npu_dma_info.events_offset. The kernel writes
+ * @timestamp_ns and @queue_id before @seq (release).
  */
 struct npu_dma_event_slot {
 	__u64 seq;
@@ -402,10 +415,8 @@ struct npu_dma_event_slot {
 	__u64 reserved;
 };
 
-#define NPU_DMA_MMAP_EVENTS		0
-
 /**
- * struct npu_dma_graph_create - NPU_DMA_IOCTL_GRAPH_CREATE
+ * struct npu_dma_graph_create - DRM_IOCTL_NPU_DMA_GRAPH_CREATE
  * @descs: in: user address of @count struct npu_dma_desc
  * @count: in: 1..npu_dma_info.max_graph_tasks
  * @flags: in: 0
@@ -431,7 +442,7 @@ struct npu_dma_graph_create {
 };
 
 /**
- * struct npu_dma_graph_destroy - NPU_DMA_IOCTL_GRAPH_DESTROY
+ * struct npu_dma_graph_destroy - DRM_IOCTL_NPU_DMA_GRAPH_DESTROY
  * @graph_id: in: a graph of this file
  * @flags: in: 0
  * @reserved: in: zero
@@ -445,18 +456,45 @@ struct npu_dma_graph_destroy {
 	__u64 reserved[2];
 };
 
-#define NPU_DMA_IOC_MAGIC		0xB9
+/*
+ * Driver ioctls, after DRM_COMMAND_BASE. Device memory is freed with the
+ * core's DRM_IOCTL_GEM_CLOSE; the core's DRM_IOCTL_VERSION names the
+ * driver (NPU_DMA_DRIVER_NAME).
+ */
+#define DRM_NPU_DMA_GET_INFO		0x00
+#define DRM_NPU_DMA_MEM_ALLOC		0x01
+#define DRM_NPU_DMA_HOST_REGISTER	0x02
+#define DRM_NPU_DMA_HOST_UNREGISTER	0x03
+#define DRM_NPU_DMA_QUEUE_CREATE	0x04
+#define DRM_NPU_DMA_QUEUE_DESTROY	0x05
+#define DRM_NPU_DMA_QUEUE_SUBMIT	0x06
+#define DRM_NPU_DMA_BARRIER_RELEASE	0x07
+#define DRM_NPU_DMA_GRAPH_CREATE	0x08
+#define DRM_NPU_DMA_GRAPH_DESTROY	0x09
 
-#define NPU_DMA_IOCTL_GET_INFO		_IOWR(NPU_DMA_IOC_MAGIC, 0x00, struct npu_dma_info)
-#define NPU_DMA_IOCTL_MEM_ALLOC		_IOWR(NPU_DMA_IOC_MAGIC, 0x01, struct npu_dma_mem_alloc)
-#define NPU_DMA_IOCTL_MEM_FREE		_IOW(NPU_DMA_IOC_MAGIC, 0x02, struct npu_dma_mem_free)
-#define NPU_DMA_IOCTL_HOST_REGISTER	_IOW(NPU_DMA_IOC_MAGIC, 0x03, struct npu_dma_host_register)
-#define NPU_DMA_IOCTL_HOST_UNREGISTER	_IOW(NPU_DMA_IOC_MAGIC, 0x04, struct npu_dma_host_unregister)
-#define NPU_DMA_IOCTL_QUEUE_CREATE	_IOWR(NPU_DMA_IOC_MAGIC, 0x05, struct npu_dma_queue_create)
-#define NPU_DMA_IOCTL_QUEUE_DESTROY	_IOW(NPU_DMA_IOC_MAGIC, 0x06, struct npu_dma_queue_destroy)
-#define NPU_DMA_IOCTL_QUEUE_SUBMIT	_IOW(NPU_DMA_IOC_MAGIC, 0x07, struct npu_dma_queue_submit)
-#define NPU_DMA_IOCTL_BARRIER_RELEASE	_IOW(NPU_DMA_IOC_MAGIC, 0x08, struct npu_dma_barrier_release)
-#define NPU_DMA_IOCTL_GRAPH_CREATE	_IOWR(NPU_DMA_IOC_MAGIC, 0x09, struct npu_dma_graph_create)
-#define NPU_DMA_IOCTL_GRAPH_DESTROY	_IOW(NPU_DMA_IOC_MAGIC, 0x0a, struct npu_dma_graph_destroy)
+#define DRM_IOCTL_NPU_DMA_GET_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_GET_INFO, struct npu_dma_info)
+#define DRM_IOCTL_NPU_DMA_MEM_ALLOC \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_MEM_ALLOC, struct npu_dma_mem_alloc)
+#define DRM_IOCTL_NPU_DMA_HOST_REGISTER \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_HOST_REGISTER, struct npu_dma_host_register)
+#define DRM_IOCTL_NPU_DMA_HOST_UNREGISTER \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_HOST_UNREGISTER, struct npu_dma_host_unregister)
+#define DRM_IOCTL_NPU_DMA_QUEUE_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_QUEUE_CREATE, struct npu_dma_queue_create)
+#define DRM_IOCTL_NPU_DMA_QUEUE_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_QUEUE_DESTROY, struct npu_dma_queue_destroy)
+#define DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_QUEUE_SUBMIT, struct npu_dma_queue_submit)
+#define DRM_IOCTL_NPU_DMA_BARRIER_RELEASE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_BARRIER_RELEASE, struct npu_dma_barrier_release)
+#define DRM_IOCTL_NPU_DMA_GRAPH_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_GRAPH_CREATE, struct npu_dma_graph_create)
+#define DRM_IOCTL_NPU_DMA_GRAPH_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_GRAPH_DESTROY, struct npu_dma_graph_destroy)
 
-#endif /* _UAPI_LINUX_NPU_DMA_H */
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _UAPI_DRM_NPU_DMA_ACCEL_H */

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * npu_dma: memory shared with user space (queue rings, event tables).
+ *
+ * An area is a GEM object of the driver backed by vmalloc_user() memory,
+ * mapped through its fake offset (drm_gem_mmap()) by the one file that
+ * owns it; it has no handle, so user space can neither close nor share
+ * it. Its owner (a queue, or the file for its event table) holds one
+ * reference, every mapping another, so a mapping outlives the queue.
+ *
+ * The mapping is filled at mmap time; the fault handler brings a page
+ * back after MADV_DONTNEED or after drm_dev_unplug() zapped the page
+ * tables, so a process sees the same memory again instead of SIGBUS. It
+ * needs no drm_dev_enter(): the pages belong to the area, which the
+ * mapping keeps alive, and no device state is touched.
+ */
+
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_vma_manager.h>
+
+#include "npu_dma_compat.h"
+#include "npu_dma_queue.h"
+
+static inline struct npu_dma_area *to_npu_dma_area(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct npu_dma_area, base);
+}
+
+static void npu_area_free(struct drm_gem_object *obj)
+{
+	struct npu_dma_area *area = to_npu_dma_area(obj);
+
+	/* The owner's permission entry is freed here; @owner is only a key. */
+	drm_vma_node_revoke(&obj->vma_node, area->owner);
+	drm_gem_object_release(obj);
+	vfree(area->mem);
+	kfree(area);
+}
+
+static vm_fault_t npu_area_vm_fault(struct vm_fault *vmf)
+{
+	struct drm_gem_object *obj = vmf->vma->vm_private_data;
+	struct npu_dma_area *area = to_npu_dma_area(obj);
+
+	return npu_dma_vmalloc_fault(vmf, area->mem, area->size,
+				     drm_vma_node_start(&obj->vma_node));
+}
+
+static const struct vm_operations_struct npu_area_vm_ops = {
+	.open = drm_gem_vm_open,
+	.close = drm_gem_vm_close,
+	.fault = npu_area_vm_fault,
+};
+
+/*
+ * drm_gem_mmap() has checked that the file may map the object and that
+ * the mapping is no larger; it must also be no smaller, come from the
+ * owner's address space, and stay out of a fork's child.
+ */
+static int npu_area_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
+{
+	struct npu_dma_area *area = to_npu_dma_area(obj);
+	struct npu_dma_ctx *ctx = area->owner->driver_priv;
+
+	if (current->mm != ctx->mm)
+		return -EPERM;
+	if (vma->vm_end - vma->vm_start != area->size)
+		return -EINVAL;
+	if (area->readonly) {
+		if (vma->vm_flags & VM_WRITE)
+			return -EPERM;
+		npu_dma_vm_flags_set(vma, 0, VM_MAYWRITE);
+	}
+	/* VM_IO: madvise(MADV_DOFORK) must not undo VM_DONTCOPY. */
+	npu_dma_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND |
+			     VM_DONTDUMP, 0);
+	return remap_vmalloc_range(vma, area->mem, 0);
+}
+
+static const struct drm_gem_object_funcs npu_area_funcs = {
+	.free = npu_area_free,
+	.mmap = npu_area_mmap,
+	.vm_ops = &npu_area_vm_ops,
+};
+
+/**
+ * npu_dma_area_create() - zeroed shared memory for one file
+ * @ctx: the file's context, the only one that may map it
+ * @size: bytes, rounded up to pages
+ * @readonly: user space may only read it
+ *
+ * Return: the area with one reference (the caller's), or an ERR_PTR().
+ */
+struct npu_dma_area *npu_dma_area_create(struct npu_dma_ctx *ctx, size_t size,
+					 bool readonly)
+{
+	struct npu_dma_area *area;
+	int ret;
+
+	area = kzalloc(sizeof(*area), GFP_KERNEL_ACCOUNT);
+	if (!area)
+		return ERR_PTR(-ENOMEM);
+	area->size = PAGE_ALIGN(size);
+	area->readonly = readonly;
+	area->mem = vmalloc_user(area->size);
+	if (!area->mem) {
+		kfree(area);
+		return ERR_PTR(-ENOMEM);
+	}
+	area->base.funcs = &npu_area_funcs;
+	drm_gem_private_object_init(&ctx->ndev->drm, &area->base, area->size);
+
+	/* From here on the object's free callback undoes everything. */
+	area->owner = ctx->file;
+	ret = drm_gem_create_mmap_offset(&area->base);
+	if (!ret)
+		ret = drm_vma_node_allow(&area->base.vma_node, ctx->file);
+	if (ret) {
+		drm_gem_object_put(&area->base);
+		return ERR_PTR(ret);
+	}
+	return area;
+}
+
+/**
+ * npu_dma_area_offset() - what user space passes to mmap() for an area
+ * @area: the area
+ *
+ * Return: its fake offset on the owner's file.
+ */
+u64 npu_dma_area_offset(struct npu_dma_area *area)
+{
+	return drm_vma_node_offset_addr(&area->base.vma_node);
+}
+
+void npu_dma_area_put(struct npu_dma_area *area)
+{
+	drm_gem_object_put(&area->base);
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libacl: the command layer, the one way from the library to the kernel
+ * driver (lib/acl_kmd.c). It finds the driver's DRM nodes, opens them,
+ * runs every ioctl through libdrm's drmIoctl() and maps the areas the
+ * driver offers. Everything above it speaks only these functions, so a
+ * fake of them (tests/unit/kmd/fake_kmd.c) runs the library's stream,
+ * ring and event code without a kernel.
+ *
+ * Policy is not here: which nodes are used, in which order, and what is
+ * refused (the ABI check) is decided by acl_init.c from what
+ * acl_kmd_probe() reports, so the same rules run against the fake.
+ *
+ * Every function returns 0 (or a count, or an fd) on success and a
+ * negative errno on failure; none prints or records messages.
+ */
+#ifndef ACL_KMD_H
+#define ACL_KMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <drm/npu_dma_accel.h>
+
+#define ACL_KMD_PATH_MAX	64	/* "/dev/dri/renderD128", "/dev/accel/accel0" */
+
+/**
+ * struct acl_kmd_node - one DRM node acl_kmd_probe() looked at
+ * @path: its device node
+ * @ours: the node's DRM driver is NPU_DMA_DRIVER_NAME (checked with
+ *	DRM_IOCTL_VERSION); false for a node that could not be opened, whose
+ *	driver is unknown
+ * @err: 0, or the -errno that opening the node (!@ours) or GET_INFO
+ *	(@ours) failed with
+ * @info: GET_INFO's answer, valid when @ours and !@err
+ *
+ * Nodes of other drivers are not reported.
+ */
+struct acl_kmd_node {
+	char path[ACL_KMD_PATH_MAX];
+	bool ours;
+	int err;
+	struct npu_dma_info info;
+};
+
+/*
+ * Look at every DRM render node libdrm enumerates and every
+ * /dev/accel/accel* node, and report those of our driver, and those that
+ * could not be opened, into @nodes (at most @max; not sorted).
+ * Return: how many there are (more than @max if some did not fit), or
+ * -errno.
+ */
+int acl_kmd_probe(struct acl_kmd_node *nodes, int max);
+
+/* Open the node at @path read-write, refusing another driver's (-ENODEV). */
+int acl_kmd_open(const char *path);
+void acl_kmd_close(int fd);
+
+/* GET_INFO into @info (cleared first): 0 or -errno. */
+int acl_kmd_get_info(int fd, struct npu_dma_info *info);
+
+/* Device memory: MEM_ALLOC (@a in/out), and GEM_CLOSE of its handle. */
+int acl_kmd_mem_alloc(int fd, struct npu_dma_mem_alloc *a);
+int acl_kmd_gem_close(int fd, uint32_t handle);
+
+/* Pin [@addr, @addr + @size) for this file's descriptors, and unpin. */
+int acl_kmd_host_register(int fd, uint64_t addr, uint64_t size, uint32_t flags);
+int acl_kmd_host_unregister(int fd, uint64_t addr);
+
+/* Queues: QUEUE_CREATE (@c in/out), QUEUE_DESTROY, the doorbell. */
+int acl_kmd_queue_create(int fd, struct npu_dma_queue_create *c);
+int acl_kmd_queue_destroy(int fd, uint32_t queue_id);
+/* Return: descriptors consumed (>= 0), or -errno. */
+int acl_kmd_queue_submit(int fd, uint32_t queue_id);
+int acl_kmd_barrier_release(int fd, uint32_t queue_id, uint64_t seq);
+
+/* Graphs: GRAPH_CREATE (@g in/out), GRAPH_DESTROY. */
+int acl_kmd_graph_create(int fd, struct npu_dma_graph_create *g);
+int acl_kmd_graph_destroy(int fd, uint32_t graph_id);
+
+/*
+ * mmap() @size bytes at offset @offset of the file (a queue's area, the
+ * event table), shared, with @prot, into *@addr: 0 or -errno. munmap()
+ * undoes it.
+ */
+int acl_kmd_mmap(int fd, uint64_t offset, size_t size, int prot, void **addr);
+
+#endif /* ACL_KMD_H */
