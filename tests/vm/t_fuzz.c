@@ -382,12 +382,21 @@ static void op_alloc(struct fz_ctx *c)
 		.policy = (uint32_t)below(3),
 		.flags = chance(30) ? NPU_DMA_MEM_F_P2P : 0,
 	};
-	int mutated;
+	int mutated, ret;
 
-	if (fz_call(c->fd, DRM_IOCTL_NPU_DMA_MEM_ALLOC, &a, sizeof(a), &mutated) == 0) {
+	ret = fz_call(c->fd, DRM_IOCTL_NPU_DMA_MEM_ALLOC, &a, sizeof(a), &mutated);
+	if (ret == 0) {
 		if (!a.handle && !racing)
 			fz_fail("MEM_ALLOC answered handle 0");
 		track_alloc(c, a.dev_addr, a.alloc_size, a.handle);
+	} else if (ret == -EFAULT) {
+		/*
+		 * The argument may have been readable but not writable (an
+		 * "interesting" pointer): the allocation then exists, as the
+		 * DRM core leaves it, under a handle we never saw, maybe the
+		 * number of one we closed. No closed handle is known now.
+		 */
+		c->nr_closed = 0;
 	}
 }
 
