@@ -297,9 +297,15 @@ static int npu_desc_prepare_indirect(struct npu_dma_ctx *ctx,
 				false, true);
 }
 
-/* GRAPH: the graph named by @value, whose task count @len must be. */
+/*
+ * GRAPH: the graph named by @value, whose task count @len must be. Ids
+ * are 32 bits: high bits set are refused, not dropped, or such a value
+ * would name the graph of its low half.
+ */
 static int npu_desc_prepare_graph(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 {
+	if (job->d.value > U32_MAX)
+		return -EINVAL;
 	job->graph = npu_dma_graph_get(ctx, job->d.value);
 	if (!job->graph)
 		return -ENOENT;

@@ -229,6 +229,40 @@ START_TEST(test_wrong_count)
 END_TEST
 
 /*
+ * Graph ids are 32 bits in a 64-bit field: an id with high bits set
+ * names no graph, not the graph of its low 32 bits. The four tasks fill
+ * dev[0..4K): a wrong replay would change it.
+ */
+START_TEST(test_id_high_bits)
+{
+	struct npu_dma_desc d[4];
+	struct npu_dma_desc r;
+	uint8_t back[CHUNK];
+	struct g_npu n;
+	uint32_t id, i;
+
+	g_open(&n);
+	for (i = 0; i < 4; i++)
+		d[i] = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_FILL,
+					      .fill_size = 1, .value = 0xa5,
+					      .dst = n.dev + i * 1024, .len = 1024 };
+	ck_assert_int_eq(g_create(n.fd, d, 4, &id, NULL), 0);
+	r = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_GRAPH, .len = 4,
+				   .value = id | (1ULL << 32) };
+	npu_raw_push(&n.q, &r);
+	ck_assert_int_eq(npu_raw_submit(&n.q), 1);
+	ck_assert_int_eq(npu_raw_wait(&n.q, 4, 20000), 0);
+	ck_assert_int_eq(n.q.ctrl->error, -EINVAL);
+	ck_assert_uint_eq(n.q.ctrl->error_seq, 1);
+	r = npu_raw_copy((uintptr_t)n.host, n.dev, CHUNK, NPU_DMA_DESC_F_DST_HOST);
+	ck_assert_int_eq(npu_raw_run(&n.q, &r), 0);
+	memcpy(back, n.host, CHUNK);
+	ck_assert_uint_eq(t_bytes_check(back, CHUNK, 0), CHUNK);
+	g_close(&n);
+}
+END_TEST
+
+/*
  * A replay parks at its HOST_BARRIER with the tasks before it complete,
  * and the barrier's own sequence number is the one to release.
  */
@@ -395,6 +429,7 @@ static Suite *graph_suite(void)
 	tcase_add_test(tc, test_replay_moves_the_bytes);
 	tcase_add_test(tc, test_create_refuses);
 	tcase_add_test(tc, test_wrong_count);
+	tcase_add_test(tc, test_id_high_bits);
 	tcase_add_test(tc, test_barrier_inside);
 	tcase_add_test(tc, test_wait_inside);
 	tcase_add_test(tc, test_freed_buffer);

@@ -306,7 +306,7 @@ struct npu_dma_barrier_release {
  *	COPY_INDIRECT: added (modulo 2^64) to the destination address read
  * @value: FILL: the pattern in the low @fill_size bytes;
  *	WAIT: the sequence number @wait_queue must complete;
- *	GRAPH: the graph id (DRM_IOCTL_NPU_DMA_GRAPH_CREATE);
+ *	GRAPH: the graph id (DRM_IOCTL_NPU_DMA_GRAPH_CREATE), below 2^32;
  *	COPY_INDIRECT with @len 0: device address of the __u64 that holds
  *	the length, in the allocation that holds the source's; else 0
  * @wait_queue: WAIT: id of a queue of the same process; else 0
