@@ -22,6 +22,8 @@
 #include <drm/drm_drv.h>
 #include <drm/npu_dma_accel.h>
 
+#include "npu_dma_budget.h"
+
 #define NPU_DMA_NAME		"npu_dma"
 #define NPU_DMA_MAX_DEVICES	64	/* npu_dma_info.peers is a u64 mask */
 /*
@@ -209,6 +211,8 @@ struct npu_dma_range {
  * @file: the DRM file
  * @mm: address space of the opener (mmgrab'ed): pins are charged to it
  *	and only it may pin, submit or map
+ * @memcg: memory cgroup of the opener, referenced: what the queues'
+ *	workers allocate for it is charged there
  * @pid: thread-group id of the opener, for the clients attribute
  * @client_id: unique among all files since the module loaded (fdinfo)
  * @node: in ndev->contexts
@@ -221,11 +225,16 @@ struct npu_dma_range {
  * @events: event table (struct npu_dma_event_slot[]), in @events_area
  * @engine_ns: nanoseconds the engine spent on this file's transfers,
  *	summed over channels (fdinfo drm-engine-dma)
+ * @budget: what its queues have consumed and not retired
+ *	(npu_dma_budget.c)
  */
+struct mem_cgroup;
+
 struct npu_dma_ctx {
 	struct npu_dma_device *ndev;
 	struct drm_file *file;
 	struct mm_struct *mm;
+	struct mem_cgroup *memcg;
 	struct pid *pid;
 	u64 client_id;
 	struct list_head node;
@@ -237,6 +246,7 @@ struct npu_dma_ctx {
 	struct npu_dma_area *events_area;
 	struct npu_dma_event_slot *events;
 	atomic64_t engine_ns;
+	struct npu_dma_budget budget;
 };
 
 #define NPU_DMA_MAX_EVENT_SLOTS		4096

@@ -11,6 +11,7 @@
  * frees, using the mm recorded at open, never current->mm.
  */
 
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/pci.h>
 #include <linux/pid.h>
@@ -34,6 +35,7 @@ static void npu_ctx_free(struct npu_dma_ctx *ctx)
 	if (ctx->events_area)
 		npu_dma_area_put(ctx->events_area);
 	put_pid(ctx->pid);
+	mem_cgroup_put(ctx->memcg);
 	mmdrop(ctx->mm);
 	kfree(ctx);
 }
@@ -59,6 +61,7 @@ int npu_dma_ctx_open(struct drm_device *drm, struct drm_file *file)
 	xa_init_flags(&ctx->graphs, XA_FLAGS_ALLOC1);
 	ctx->mm = current->mm;
 	mmgrab(ctx->mm);
+	ctx->memcg = get_mem_cgroup_from_mm(ctx->mm);
 	ctx->pid = get_task_pid(current, PIDTYPE_TGID);
 	ctx->client_id = atomic64_inc_return(&npu_dma_client_ids);
 
@@ -169,6 +172,7 @@ int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void *data)
 	info->max_graph_tasks = NPU_DMA_MAX_GRAPH_TASKS;
 	info->events_offset = npu_dma_area_offset(ctx->events_area);
 	info->events_size = ctx->events_area->size;
+	info->max_pin_len = npu_dma_budget_max_pin_len();
 	return 0;
 }
 

@@ -88,6 +88,42 @@ static int npu_desc_extent(const struct npu_dma_desc *d, u64 pitch, u64 *extent)
 	return 0;
 }
 
+/* Pages [@addr, @addr + @extent) spans; 0 for a range no pin accepts. */
+static unsigned long npu_desc_span_pages(u64 addr, u64 extent)
+{
+	u64 end;
+
+	if (check_add_overflow(addr, extent, &end) || end > TASK_SIZE)
+		return 0;
+	return (PAGE_ALIGN(end) - (addr & PAGE_MASK)) >> PAGE_SHIFT;
+}
+
+/**
+ * npu_dma_desc_pin_pages() - pageable pages a descriptor will pin
+ * @d: the descriptor, copied out
+ *
+ * Read before it is validated, to charge it to the budgets
+ * (npu_dma_budget.c): a descriptor that will fail validation before
+ * pinning counts what its fields say, or nothing.
+ */
+unsigned long npu_dma_desc_pin_pages(const struct npu_dma_desc *d)
+{
+	unsigned long pages = 0;
+	u64 ext;
+
+	if (!(d->flags & (NPU_DMA_DESC_F_SRC_PAGEABLE |
+			  NPU_DMA_DESC_F_DST_PAGEABLE)))
+		return 0;
+	if (d->flags & NPU_DMA_DESC_F_SRC_PAGEABLE &&
+	    !npu_desc_extent(d, d->src_pitch, &ext))
+		pages += npu_desc_span_pages(d->src, ext);
+	if (d->flags & NPU_DMA_DESC_F_DST_PAGEABLE &&
+	    !npu_desc_extent(d, d->opcode == NPU_DMA_OP_FILL ? 0 : d->dst_pitch,
+			     &ext))
+		pages += npu_desc_span_pages(d->dst, ext);
+	return pages;
+}
+
 /* A peer NPU's allocation of the submitting process, referenced. */
 static int npu_desc_resolve_peer(struct npu_dma_ctx *ctx, struct npu_dma_side *side,
 				 u64 addr, u64 extent)
@@ -184,6 +220,9 @@ static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
 
 	if (pageable) {
 		npu_desc_cache_unlock(c);
+		/* The budgets admit work by its extents: one must fit them. */
+		if (!npu_dma_budget_pin_ok(npu_desc_span_pages(addr, extent)))
+			return -E2BIG;
 		pin = npu_dma_pin_transient(ctx, addr, extent, write);
 		if (IS_ERR(pin))
 			return PTR_ERR(pin);

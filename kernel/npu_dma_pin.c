@@ -135,7 +135,7 @@ static int npu_region_map(struct npu_dma_region *r)
 		if (!npu_page_reachable(dev, r->pages[i]))
 			return -EIO;
 
-	r->dma = kvmalloc_array(r->nr_pages, sizeof(*r->dma), GFP_KERNEL);
+	r->dma = kvmalloc_array(r->nr_pages, sizeof(*r->dma), GFP_KERNEL_ACCOUNT);
 	if (!r->dma)
 		return -ENOMEM;
 	if (npu_dma_pages_map(r->ndev, r->pages, r->dma, r->nr_pages)) {
@@ -163,7 +163,7 @@ static struct npu_dma_region *npu_region_create(struct npu_dma_ctx *ctx,
 	    !access_ok(u64_to_user_ptr(addr), len))
 		return ERR_PTR(-EFAULT);
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = kzalloc(sizeof(*r), GFP_KERNEL_ACCOUNT);
 	if (!r)
 		return ERR_PTR(-ENOMEM);
 	r->range.start = addr;
@@ -176,7 +176,7 @@ static struct npu_dma_region *npu_region_create(struct npu_dma_ctx *ctx,
 	ret = -ENOMEM;
 	if (r->nr_pages > NPU_DMA_MAX_PIN_PAGES)
 		goto err_free;
-	r->pages = kvmalloc_array(r->nr_pages, sizeof(*r->pages), GFP_KERNEL);
+	r->pages = kvmalloc_array(r->nr_pages, sizeof(*r->pages), GFP_KERNEL_ACCOUNT);
 	if (!r->pages)
 		goto err_free;
 

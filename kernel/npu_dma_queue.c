@@ -26,6 +26,7 @@
 #include <linux/file.h>
 #include <linux/ktime.h>
 #include <linux/kthread.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/mm.h>
@@ -316,6 +317,7 @@ static void npu_queue_retire(struct npu_dma_queue *q, struct npu_dma_job *job)
 	 * (a pageable copy, close) finds the pages released.
 	 */
 	npu_dma_job_put_refs(job);
+	npu_dma_budget_uncharge(q, &job->charge);
 
 	spin_lock_irq(&q->lock);
 	list_del(&job->node);
@@ -379,13 +381,17 @@ static void npu_queue_set_need_wakeup(struct npu_dma_queue *q, bool on)
 }
 
 /*
- * From the worker: consume what user space published since, as the
- * process would (its mm, for pageable pins). Return: descriptors taken,
- * 0, or -errno (left for the next doorbell to report).
+ * From the worker: consume what user space published since, in the
+ * process's mm, up to the first descriptor naming pageable memory: that
+ * one and what follows wait for the doorbell user space rings after
+ * publishing it (the worker never pins, see npu_dma_budget.c). Return:
+ * descriptors taken, 0, or -errno (left for the next doorbell to report).
  */
 static int npu_queue_pull(struct npu_dma_queue *q)
 {
 	struct mm_struct *mm = q->ctx->mm;
+	struct mem_cgroup *memcg;
+	bool pinning;
 	int n;
 
 	if (smp_load_acquire(&q->ctrl->sq_tail) == READ_ONCE(q->head))
@@ -394,9 +400,12 @@ static int npu_queue_pull(struct npu_dma_queue *q)
 	if (!mmget_not_zero(mm))
 		return 0;
 	kthread_use_mm(mm);
+	/* Jobs allocated for the process are charged to its cgroup. */
+	memcg = set_active_memcg(q->ctx->memcg);
 	mutex_lock(&q->submit_lock);
-	n = npu_dma_queue_pull_locked(q);
+	n = npu_dma_queue_pull_locked(q, true, &pinning);
 	mutex_unlock(&q->submit_lock);
+	set_active_memcg(memcg);
 	kthread_unuse_mm(mm);
 	mmput(mm);
 	return n;
@@ -727,6 +736,7 @@ int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
 	struct npu_dma_queue_submit *req = data;
 	struct npu_dma_queue *q;
+	bool pinning;
 	int ret;
 
 	q = npu_queue_from_arg(ctx, req->queue_id, req->flags, req->reserved);
@@ -734,7 +744,7 @@ int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void *data)
 		return PTR_ERR(q);
 
 	mutex_lock(&q->submit_lock);
-	ret = npu_dma_queue_pull_locked(q);
+	ret = npu_dma_queue_pull_locked(q, false, &pinning);
 	if (ret > 0 && q->need_wakeup) {
 		/* Awake until the worker finds the queue idle again. */
 		q->need_wakeup = false;
@@ -749,6 +759,15 @@ int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void *data)
 		npu_dma_queue_kick(q);
 	mutex_unlock(&q->submit_lock);
 	npu_dma_queue_put(q);
+	/*
+	 * Pageable work the budgets did not admit yet stays published:
+	 * user space rings again once earlier work has retired.
+	 */
+	if (ret >= 0 && pinning) {
+		npu_dbg(ctx->ndev, "queue %u: pageable work over budget\n",
+			req->queue_id);
+		return -EAGAIN;
+	}
 	return ret;
 }
 
@@ -807,7 +826,7 @@ vm_fault_t npu_dma_vmalloc_fault(struct vm_fault *vmf, void *mem, size_t size,
 
 int npu_dma_queue_init(void)
 {
-	npu_dma_job_cache = KMEM_CACHE(npu_dma_job, 0);
+	npu_dma_job_cache = KMEM_CACHE(npu_dma_job, SLAB_ACCOUNT);
 	if (!npu_dma_job_cache)
 		return -ENOMEM;
 	npu_dma_wq = alloc_workqueue("npu_dma", WQ_UNBOUND, 0);

@@ -102,6 +102,8 @@ struct npu_batch_runner;
  *	member; whichever of the two comes second starts it (xchg/cmpxchg)
  * @doorbell_cpu: the CPU that validates the batch's members; no other
  *	helper is started there while it does
+ * @charge: what its unit (the job, or a batch with its members) was
+ *	charged to the budgets when consumed, given back when it retires
  */
 struct npu_dma_job {
 	struct list_head node;
@@ -126,6 +128,7 @@ struct npu_dma_job {
 	const struct npu_dma_desc *member_descs;
 	struct npu_batch_runner *late_runner;
 	int doorbell_cpu;
+	struct npu_dma_charge charge;
 };
 
 /**
@@ -161,6 +164,7 @@ struct npu_dma_job {
  * @spare: an array of @entries jobs for the members of the next batch, or
  *	NULL (taken with xchg(), given back with cmpxchg()): a batch does not
  *	allocate, map and zero its members' memory each time
+ * @budget: what it has consumed and not retired (npu_dma_budget.c)
  */
 struct npu_dma_queue {
 	struct kref ref;
@@ -192,6 +196,7 @@ struct npu_dma_queue {
 
 	struct npu_dma_desc *descs;
 	struct npu_dma_job *spare;
+	struct npu_dma_budget budget;
 };
 
 /**
@@ -230,6 +235,7 @@ void npu_dma_peer_unhold(const struct npu_dma_job *job);
 
 /* npu_dma_desc.c: validation of copied-out descriptors */
 int npu_dma_desc_check(const struct npu_dma_desc *d);
+unsigned long npu_dma_desc_pin_pages(const struct npu_dma_desc *d);
 int npu_dma_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job);
 void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job);
 void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
@@ -267,7 +273,8 @@ void npu_dma_job_init(struct npu_dma_queue *q, struct npu_dma_job *job,
 		      const struct npu_dma_desc *d, u64 *seq);
 void npu_dma_queue_mark_batches(struct npu_dma_job **jobs, u32 n);
 void npu_dma_queue_members_free(struct npu_dma_job *batch);
-int npu_dma_queue_pull_locked(struct npu_dma_queue *q);
+int npu_dma_queue_pull_locked(struct npu_dma_queue *q, bool worker,
+			      bool *pinning);
 
 /* npu_dma_queue.c */
 struct npu_dma_job *npu_dma_job_alloc(void);

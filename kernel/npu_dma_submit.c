@@ -139,9 +139,9 @@ static struct npu_dma_job *npu_submit_members_alloc(struct npu_dma_queue *q,
 
 	*spare = n >= NPU_QUEUE_SPARE_MIN;
 	if (!*spare)
-		return kvmalloc_array(n, sizeof(*m), GFP_KERNEL);
+		return kvmalloc_array(n, sizeof(*m), GFP_KERNEL_ACCOUNT);
 	m = xchg(&q->spare, NULL);
-	return m ? m : kvmalloc_array(q->entries, sizeof(*m), GFP_KERNEL);
+	return m ? m : kvmalloc_array(q->entries, sizeof(*m), GFP_KERNEL_ACCOUNT);
 }
 
 /**
@@ -268,14 +268,33 @@ static void npu_submit_prepare_batch(struct npu_dma_queue *q,
 	npu_dma_batch_prepare(q->ctx, batch, npu_submit_batch_progress);
 }
 
+/* What the unit @d[0] .. @d[@end] takes from the budgets. */
+static void npu_submit_unit_charge(const struct npu_dma_desc *d, u32 end,
+				   struct npu_dma_charge *c)
+{
+	u32 i;
+
+	c->jobs = end + 1;
+	c->pages = 0;
+	for (i = 0; i <= end; i++)
+		c->pages += npu_dma_desc_pin_pages(&d[i]);
+}
+
 /*
- * Copy out, validate and queue @n descriptors from the ring. Nothing
+ * Copy out, validate and queue up to @n descriptors from the ring, unit
+ * by unit while the budgets admit them (npu_dma_budget.c); the worker
+ * (@worker) stops before the first that pins pageable memory. Nothing
  * fails once the jobs are allocated: from then on they are queued in
  * order, each once validated, a batch before its members are.
+ *
+ * Return: descriptors consumed, or -ENOMEM (none). *@pinning: stopped
+ * before pageable work, which a doorbell must consume later.
  */
-static int npu_submit_consume(struct npu_dma_queue *q, u32 n)
+static int npu_submit_consume(struct npu_dma_queue *q, u32 n, bool worker,
+			      bool *pinning)
 {
 	struct npu_dma_desc stack[NPU_QUEUE_DESC_STACK], *d = stack;
+	struct npu_dma_charge sofar = {}, unit;
 	struct npu_dma_job *job, *tmp;
 	u64 seq = q->seq;
 	LIST_HEAD(jobs);
@@ -284,12 +303,12 @@ static int npu_submit_consume(struct npu_dma_queue *q, u32 n)
 	if (n >= NPU_QUEUE_SPARE_MIN) {
 		if (!q->descs)
 			q->descs = kvmalloc_array(q->entries, sizeof(*d),
-						  GFP_KERNEL);
+						  GFP_KERNEL_ACCOUNT);
 		if (!q->descs)
 			return -ENOMEM;
 		d = q->descs;
 	} else if (n > NPU_QUEUE_DESC_STACK) {
-		d = kvmalloc_array(n, sizeof(*d), GFP_KERNEL);
+		d = kvmalloc_array(n, sizeof(*d), GFP_KERNEL_ACCOUNT);
 		if (!d)
 			return -ENOMEM;
 	}
@@ -297,14 +316,26 @@ static int npu_submit_consume(struct npu_dma_queue *q, u32 n)
 	for (i = 0; i < n; i++)
 		memcpy(&d[i], &q->ring[(q->head + i) & (q->entries - 1)],
 		       sizeof(*d));
+	*pinning = false;
 	for (i = 0; i < n; i++) {
 		end = npu_submit_batch_end(&d[i], n - i);
+		npu_submit_unit_charge(&d[i], end, &unit);
+		if ((worker && unit.pages) ||
+		    !npu_dma_budget_fits(q, &sofar, &unit)) {
+			*pinning = unit.pages;
+			break;
+		}
 		job = npu_submit_new_job(q, &d[i], end);
 		if (!job)
 			goto err_free;
+		job->charge = unit;
+		sofar.jobs += unit.jobs;
+		sofar.pages += unit.pages;
 		list_add_tail(&job->node, &jobs);
 		i += end;
 	}
+	n = i;
+	npu_dma_budget_charge(q, &sofar);
 	WRITE_ONCE(q->ctrl->submitted_seq, q->seq);
 
 	list_for_each_entry_safe(job, tmp, &jobs, node) {
@@ -316,7 +347,7 @@ static int npu_submit_consume(struct npu_dma_queue *q, u32 n)
 	npu_submit_append(q, &jobs);
 	if (d != stack && d != q->descs)
 		kvfree(d);
-	return 0;
+	return n;
 
 err_free:
 	/* As if this doorbell never came: nothing numbered, nothing held. */
@@ -331,15 +362,25 @@ err_free:
 	return -ENOMEM;
 }
 
-/*
- * Consume the descriptors between head and the published tail. Caller
- * holds submit_lock. Return: how many, or -errno.
+/**
+ * npu_dma_queue_pull_locked() - consume what user space published
+ * @q: the queue; caller holds submit_lock
+ * @worker: called by the queue's worker, which never pins
+ * @pinning: set if pageable work was left in the ring (a doorbell must
+ *	consume it once the budgets admit it)
+ *
+ * Consumes the descriptors between head and the published tail, or as
+ * many of them as the budgets admit.
+ *
+ * Return: how many, or -errno.
  */
-int npu_dma_queue_pull_locked(struct npu_dma_queue *q)
+int npu_dma_queue_pull_locked(struct npu_dma_queue *q, bool worker,
+			      bool *pinning)
 {
 	u32 tail, n;
 	int ret;
 
+	*pinning = false;
 	/* A dead queue's area may be gone: a killer frees it after this. */
 	if (q->dead)
 		return -ENOENT;
@@ -352,11 +393,11 @@ int npu_dma_queue_pull_locked(struct npu_dma_queue *q)
 	}
 	if (!n)
 		return 0;
-	ret = npu_submit_consume(q, n);
-	if (ret)
+	ret = npu_submit_consume(q, n, worker, pinning);
+	if (ret <= 0)
 		return ret;
-	q->head = tail;
+	q->head += ret;
 	WRITE_ONCE(q->ctrl->submitted_seq, q->seq);
-	smp_store_release(&q->ctrl->sq_head, tail);
-	return n;
+	smp_store_release(&q->ctrl->sq_head, q->head);
+	return ret;
 }

@@ -320,7 +320,7 @@ static aclError acl_batch_member(const struct acl_batch_args *a, size_t i,
 			"the batch", i, dst->p, i, src->p, i, a->sizes[i], i));
 	*run = x.dev;
 	l->pageable |= x.pageable;
-	max = x.dev->info.max_copy_len ? x.dev->info.max_copy_len : 1ULL << 30;
+	max = acl_dev_max_len(x.dev, x.pageable);
 	acl_batch_run_set(r, attr, &x,
 			  kind == ACL_MEMCPY_HOST_TO_DEVICE ? dst->dev : src->dev,
 			  max);

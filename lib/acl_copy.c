@@ -15,6 +15,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "acl_internal.h"
 
 #define ACL_DESC_BATCH	64	/* descriptors built per doorbell */
@@ -170,6 +172,23 @@ aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
 }
 
 /*
+ * Bytes one descriptor may move on @dev: the driver's max_copy_len, and
+ * for @pageable host memory its max_pin_len less a page (an unaligned
+ * side spans one page more than its length).
+ */
+uint64_t acl_dev_max_len(const struct acl_device *dev, bool pageable)
+{
+	uint64_t max = dev->info.max_copy_len ? dev->info.max_copy_len :
+		       (1ULL << 30);
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (pageable && dev->info.max_pin_len > page &&
+	    dev->info.max_pin_len - page < max)
+		max = dev->info.max_pin_len - page;
+	return max;
+}
+
+/*
  * Push the whole transfer in batches: to stream @s (acl_stream_put_descs:
  * it may capture them), or, when @s is NULL, to library ring @r. Return:
  * 0 or -errno; *@last stays 0 if nothing was submitted (captured).
@@ -178,8 +197,7 @@ static int acl_xfer_submit(const struct acl_xfer *x, struct acl_ring *r,
 			   struct acl_stream *s, uint64_t *first,
 			   uint64_t *last)
 {
-	uint64_t max = x->dev->info.max_copy_len ? x->dev->info.max_copy_len :
-		       (1ULL << 30);
+	uint64_t max = acl_dev_max_len(x->dev, x->pageable);
 	struct npu_dma_desc d[ACL_DESC_BATCH], t = x->tmpl;
 	uint64_t done = 0, f, l;
 	int err = 0;

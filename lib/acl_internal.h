@@ -612,6 +612,8 @@ aclError acl_plan_copy(struct acl_xfer *x, void *dst, const void *src,
  * one descriptor. Fills @d and returns true; false when the copy is
  * anything else (nothing recorded: plan it with acl_plan_copy()).
  */
+/* Bytes one descriptor may move on @dev (pageable: what the driver pins). */
+uint64_t acl_dev_max_len(const struct acl_device *dev, bool pageable);
 bool acl_plan_fast(struct npu_dma_desc *d, void *dst, const void *src,
 		   size_t count, aclrtMemcpyKind kind, struct acl_device *dev);
 

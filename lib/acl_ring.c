@@ -24,6 +24,8 @@
 
 /* A poller looks at completed_seq at least this often (safety net). */
 #define ACL_POLL_SLICE_MS	200
+/* A wait for the driver's budgets to admit more work, between doorbells. */
+#define ACL_BUDGET_WAIT_MS	1
 
 static int acl_ring_map(struct acl_ring *r, const struct npu_dma_queue_create *c)
 {
@@ -127,10 +129,33 @@ void acl_ring_put(struct acl_ring *r)
 	free(r);
 }
 
+/*
+ * Wait, up to a slice, for the queue to complete more than it had: what
+ * the driver's budgets held back (QUEUE_SUBMIT in npu_dma_accel.h) fits
+ * once earlier work retires. Return: 0 (progress or not), or -ENODEV.
+ */
+static int acl_ring_wait_progress(struct acl_ring *r)
+{
+	int ret = acl_ring_wait(r, acl_ring_completed(r) + 1,
+				ACL_BUDGET_WAIT_MS);
+
+	return ret == -ETIMEDOUT ? 0 : ret;
+}
+
+/*
+ * QUEUE_SUBMIT until no pageable descriptor is left behind: the driver
+ * pins pageable memory only in a doorbell, and only as much as its
+ * budgets admit (-EAGAIN: ring again once earlier copies completed).
+ */
 static int acl_ring_doorbell(struct acl_ring *r)
 {
-	int ret = acl_kmd_queue_submit(r->fd, r->id);
+	int ret;
 
+	while ((ret = acl_kmd_queue_submit(r->fd, r->id)) == -EAGAIN) {
+		ret = acl_ring_wait_progress(r);
+		if (ret)
+			return ret;
+	}
 	return ret < 0 ? ret : 0;
 }
 
@@ -142,15 +167,43 @@ static uint32_t acl_ring_room(const struct acl_ring *r, uint32_t tail)
 }
 
 /*
- * After publishing @tail: ring the doorbell only if the queue is idle
- * (NEED_WAKEUP); a working queue picks the descriptors up by itself, so
- * a busy stream costs no system call per copy.
+ * Room for @burst slots after @tail: a doorbell consumes what the
+ * driver's budgets admit, the queue the rest as its work completes.
  */
-static int acl_ring_kick(struct acl_ring *r, uint32_t tail)
+static int acl_ring_make_room(struct acl_ring *r, uint32_t tail, size_t burst)
+{
+	int ret = acl_ring_doorbell(r);
+
+	while (!ret && acl_ring_room(r, tail) < burst) {
+		ret = acl_ring_wait_progress(r);
+		if (!ret)
+			ret = acl_ring_doorbell(r);
+	}
+	return ret;
+}
+
+static bool acl_descs_pageable(const struct npu_dma_desc *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (d[i].flags & (NPU_DMA_DESC_F_SRC_PAGEABLE |
+				  NPU_DMA_DESC_F_DST_PAGEABLE))
+			return true;
+	return false;
+}
+
+/*
+ * After publishing @tail: ring the doorbell only if the queue is idle
+ * (NEED_WAKEUP) or the descriptors name pageable memory (@pageable),
+ * which only a doorbell pins; a working queue picks the others up by
+ * itself, so a busy stream costs no system call per copy.
+ */
+static int acl_ring_kick(struct acl_ring *r, uint32_t tail, bool pageable)
 {
 	int ret;
 
-	if (r->lazy_doorbell) {
+	if (r->lazy_doorbell && !pageable) {
 		/* Pairs with the kernel's barrier between setting the flag
 		 * and its last look at sq_tail. */
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -187,7 +240,7 @@ int acl_ring_push_one(struct acl_ring *r, const struct npu_dma_desc *d,
 		return acl_ring_submit_locked(r, d, 1, seq, seq);
 	r->ring[tail & (r->entries - 1)] = *d;
 	__atomic_store_n(&r->ctrl->sq_tail, tail + 1, __ATOMIC_RELEASE);
-	ret = acl_ring_kick(r, tail + 1);
+	ret = acl_ring_kick(r, tail + 1, acl_descs_pageable(d, 1));
 	if (ret) {
 		/* Nothing consumed: take it back. */
 		__atomic_store_n(&r->ctrl->sq_tail, tail, __ATOMIC_RELEASE);
@@ -211,9 +264,8 @@ int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 		size_t burst = n - i < r->entries ? n - i : r->entries;
 		size_t k;
 
-		/* A doorbell empties the ring: then a burst fits whole. */
 		if (acl_ring_room(r, tail) < burst) {
-			ret = acl_ring_doorbell(r);
+			ret = acl_ring_make_room(r, tail, burst);
 			if (ret && i)
 				break;	/* the caller learns what went in */
 			if (ret)
@@ -223,7 +275,7 @@ int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 			r->ring[(tail + k) & (r->entries - 1)] = d[i + k];
 		tail += (uint32_t)burst;
 		__atomic_store_n(&r->ctrl->sq_tail, tail, __ATOMIC_RELEASE);
-		ret = acl_ring_kick(r, tail);
+		ret = acl_ring_kick(r, tail, acl_descs_pageable(d + i, burst));
 		if (ret) {
 			/* Nothing consumed: take the burst back. */
 			tail -= (uint32_t)burst;

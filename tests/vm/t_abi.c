@@ -665,8 +665,9 @@ START_TEST(test_get_info_args)
 	ck_assert_int_eq(npu_raw_info(e.fd, &info), 0);
 	ck_assert_uint_eq(info.size, sizeof(info));
 	ck_assert_uint_eq(info.abi_version, NPU_DMA_ABI_VERSION);
-	ck_assert_uint_eq(info.reserved[0], 0);
-	ck_assert_uint_eq(info.reserved[1], 0);
+	ck_assert_uint_eq(info.reserved, 0);
+	/* The module's default queue_pinned_mb. */
+	ck_assert_uint_eq(info.max_pin_len, 1024ULL << 20);
 	ck_assert_uint_eq(info.pad, 0);
 	ck_assert_uint_eq(info.pad2, 0);
 	/* The event table: every slot, whole pages, a GEM fake offset. */

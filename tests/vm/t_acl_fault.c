@@ -5,8 +5,14 @@
  * fail cleanly with ACL_ERROR_RT_MEMORY_ALLOCATION and a message, and
  * work again once memory is given back. Device memory runs out on each
  * backend: aclrtMalloc fails with ACL_ERROR_RT_MEMORY_ALLOCATION (207001)
- * and aclrtGetMemInfo shows everything back after aclrtFree.
+ * and aclrtGetMemInfo shows everything back after aclrtFree. With the
+ * driver's pageable pin budget cut to 1 MiB (queue_pinned_mb), 8 MiB
+ * pageable copies, synchronous and asynchronous, still arrive byte for
+ * byte: the library splits them below the driver's max_pin_len and rings
+ * again while the driver holds the rest back (-EAGAIN).
  */
+#include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -115,11 +121,71 @@ START_TEST(test_device_memory_exhaustion)
 }
 END_TEST
 
+#define PIN_PARAM	"/sys/module/npu_dma/parameters/queue_pinned_mb"
+#define PAGEABLE_LEN	(8u << 20)
+
+static void pin_budget_small(void)
+{
+	if (t_write_file(PIN_PARAM, "1"))
+		perror(PIN_PARAM);
+}
+
+static void pin_budget_default(void)
+{
+	t_write_file(PIN_PARAM, "1024");
+}
+
+START_TEST(test_pageable_over_pin_budget)
+{
+	uint8_t *src, *back;
+	aclrtStream s;
+	void *dev;
+	size_t i;
+	int id;
+
+	T_ACL_OK(aclInit(NULL));
+	if (!t_acl_use_backend(1, &id)) {
+		T_ACL_OK(aclFinalize());
+		return;
+	}
+	src = malloc(PAGEABLE_LEN);
+	back = malloc(PAGEABLE_LEN);
+	ck_assert(src && back);
+	for (i = 0; i < PAGEABLE_LEN; i++)
+		src[i] = (uint8_t)(i * 13 + (i >> 20));
+	T_ACL_OK(aclrtMalloc(&dev, PAGEABLE_LEN, ACL_MEM_MALLOC_HUGE_FIRST));
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_OK(aclrtMemcpy(dev, PAGEABLE_LEN, src, PAGEABLE_LEN,
+			     ACL_MEMCPY_HOST_TO_DEVICE));
+	memset(back, 0, PAGEABLE_LEN);
+	T_ACL_OK(aclrtMemcpyAsync(back, PAGEABLE_LEN, dev, PAGEABLE_LEN,
+				  ACL_MEMCPY_DEVICE_TO_HOST, s));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert_int_eq(memcmp(src, back, PAGEABLE_LEN), 0);
+	/* And the other way round: async in, sync out. */
+	for (i = 0; i < PAGEABLE_LEN; i++)
+		src[i] = (uint8_t)~src[i];
+	T_ACL_OK(aclrtMemcpyAsync(dev, PAGEABLE_LEN, src, PAGEABLE_LEN,
+				  ACL_MEMCPY_HOST_TO_DEVICE, s));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	T_ACL_OK(aclrtMemcpy(back, PAGEABLE_LEN, dev, PAGEABLE_LEN,
+			     ACL_MEMCPY_DEVICE_TO_HOST));
+	ck_assert_int_eq(memcmp(src, back, PAGEABLE_LEN), 0);
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtFree(dev));
+	free(src);
+	free(back);
+	T_ACL_OK(aclrtResetDevice(id));
+	T_ACL_OK(aclFinalize());
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("t_acl_fault");
 	TCase *tm = tcase_create("memlock");
 	TCase *td = tcase_create("devmem");
+	TCase *tp;
 
 	if (geteuid() != 0 || !t_npu_find(0, NULL))
 		return T_EXIT_SKIP;
@@ -130,5 +196,10 @@ int main(void)
 	tcase_set_timeout(td, 120);
 	tcase_add_loop_test(td, test_device_memory_exhaustion, 0, 2);
 	suite_add_tcase(s, td);
+	tp = tcase_create("pin budget");
+	tcase_set_timeout(tp, 120);
+	tcase_add_unchecked_fixture(tp, pin_budget_small, pin_budget_default);
+	tcase_add_test(tp, test_pageable_over_pin_budget);
+	suite_add_tcase(s, tp);
 	return t_run_suite(s);
 }

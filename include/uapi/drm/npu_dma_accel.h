@@ -76,6 +76,9 @@ extern "C" {
  *	(struct npu_dma_event_slot[@max_event_slots], read-only)
  * @events_size: out: its length in bytes, a multiple of the page size:
  *	the mapping must be exactly this long
+ * @max_pin_len: out: longest pageable host side of one descriptor, in
+ *	bytes (a longer one completes with -E2BIG): split pageable copies
+ *	to this (the queue_pinned_mb module parameter)
  * @reserved: zero on output
  */
 struct npu_dma_info {
@@ -100,7 +103,8 @@ struct npu_dma_info {
 	__u32 pad2;
 	__u64 events_offset;
 	__u64 events_size;
-	__u64 reserved[2];
+	__u64 max_pin_len;
+	__u64 reserved;
 };
 
 /* Page-size policies of device memory (struct npu_dma_mem_alloc.policy). */
@@ -237,6 +241,19 @@ struct npu_dma_queue_destroy {
  * space published. Returns the number consumed. Each is copied out of the
  * ring once, validated, and queued; an invalid one completes at once with
  * its error recorded in struct npu_dma_queue_ctrl.
+ *
+ * A queue and a file may have only so much consumed and not completed
+ * (module parameters queue_max_jobs, file_max_jobs, and for pageable
+ * host memory queue_pinned_mb, file_pinned_mb, total_pinned_mb); an
+ * idle queue always takes its first descriptor (or batch). What does
+ * not fit stays in the ring, published, and sq_head shows how far the
+ * kernel got. Descriptors without pageable memory are then picked up by
+ * the queue itself as earlier ones complete. Pageable memory is pinned
+ * only by this ioctl, never by the queue on its own: after publishing a
+ * descriptor with F_*_PAGEABLE, ring the doorbell whatever
+ * NPU_DMA_QUEUE_S_NEED_WAKEUP says; -EAGAIN means such a descriptor is
+ * still waiting (possibly after others were consumed): ring again once
+ * completed_seq has moved.
  */
 struct npu_dma_queue_submit {
 	__u32 queue_id;

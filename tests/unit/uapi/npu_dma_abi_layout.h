@@ -50,7 +50,8 @@ OFF(npu_dma_info, max_graph_tasks, 96);
 OFF(npu_dma_info, pad2, 100);
 OFF(npu_dma_info, events_offset, 104);
 OFF(npu_dma_info, events_size, 112);
-OFF(npu_dma_info, reserved, 120);
+OFF(npu_dma_info, max_pin_len, 120);
+OFF(npu_dma_info, reserved, 128);
 
 ABI(npu_dma_mem_alloc, 64);
 OFF(npu_dma_mem_alloc, size, 0);
