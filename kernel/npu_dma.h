@@ -99,8 +99,8 @@ struct npu_dma_stats {
  * @gone: set once the engine has been removed; file operations then
  *	fail with -ENODEV
  * @dma_pages_lock: Protects @dma_pages and the use counts in it
- * @dma_pages: host pages mapped for the engine, by pfn: one shared
- *	mapping per page (npu_dma_pagemap.c)
+ * @dma_pages: host pages mapped for the engine, by pfn and direction:
+ *	one shared mapping per page and direction (npu_dma_pagemap.c)
  * @stats: counters shown in debugfs
  * @debugfs: its directory under /sys/kernel/debug/npu_dma
  */
@@ -221,6 +221,8 @@ struct npu_dma_range {
  * @host_tree: registered host ranges (struct npu_dma_region)
  * @queues: queues of this context by index
  * @graphs: validated descriptor lists by id (struct npu_dma_graph)
+ * @graph_tasks: tasks of this file's graphs not freed yet, against
+ *	graph_tasks_per_file (npu_dma_graph.c)
  * @events_area: the shared area of the event table
  * @events: event table (struct npu_dma_event_slot[]), in @events_area
  * @engine_ns: nanoseconds the engine spent on this file's transfers,
@@ -243,6 +245,7 @@ struct npu_dma_ctx {
 	struct rb_root host_tree;
 	struct xarray queues;
 	struct xarray graphs;
+	atomic_t graph_tasks;
 	struct npu_dma_area *events_area;
 	struct npu_dma_event_slot *events;
 	atomic64_t engine_ns;
@@ -303,12 +306,13 @@ struct npu_dma_range *npu_dma_range_take(struct npu_dma_ctx *ctx,
 void npu_dma_range_drain(struct npu_dma_ctx *ctx, struct rb_root *root,
 			 void (*put)(struct npu_dma_range *range));
 
-/* npu_dma_mem.c: device memory */
+/* npu_dma_pagemap.c: one DMA mapping per host page, direction and NPU */
 int npu_dma_pages_map(struct npu_dma_device *ndev, struct page **pages,
-		      dma_addr_t *dma, unsigned long n);
+			  dma_addr_t *dma, unsigned long n, bool writable);
 void npu_dma_pages_unmap(struct npu_dma_device *ndev, struct page **pages,
-			 unsigned long n);
+			     unsigned long n, bool writable);
 
+/* npu_dma_mem.c: device memory */
 int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy);
 void npu_dma_devmem_fini(struct npu_dma_device *ndev);
 u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev);

@@ -2,11 +2,13 @@
 /*
  * npu_dma: memory shared with user space (queue rings, event tables).
  *
- * An area is a GEM object of the driver backed by vmalloc_user() memory,
- * mapped through its fake offset (drm_gem_mmap()) by the one file that
- * owns it; it has no handle, so user space can neither close nor share
- * it. Its owner (a queue, or the file for its event table) holds one
- * reference, every mapping another, so a mapping outlives the queue.
+ * An area is a GEM object of the driver backed by zeroed vmalloc memory
+ * charged to the memory cgroup of the process that made it (a queue's
+ * ring is up to 256 KiB, 64 queues a file), mapped through its fake
+ * offset (drm_gem_mmap()) by the one file that owns it; it has no
+ * handle, so user space can neither close nor share it. Its owner (a
+ * queue, or the file for its event table) holds one reference, every
+ * mapping another, so a mapping outlives the queue.
  *
  * The mapping is filled at mmap time; the fault handler brings a page
  * back after MADV_DONTNEED or after drm_dev_unplug() zapped the page
@@ -59,6 +61,26 @@ static const struct vm_operations_struct npu_area_vm_ops = {
 };
 
 /*
+ * What remap_vmalloc_range() does, which takes only vmalloc_user() memory
+ * (VM_USERMAP), and 6.1 exports no accounted variant of that: the pages
+ * here are zeroed at allocation, which is what VM_USERMAP stands for.
+ */
+static int npu_area_insert_pages(struct vm_area_struct *vma,
+				 struct npu_dma_area *area)
+{
+	unsigned long off;
+	int ret;
+
+	for (off = 0; off < area->size; off += PAGE_SIZE) {
+		ret = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page(area->mem + off));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
  * drm_gem_mmap() has checked that the file may map the object and that
  * the mapping is no larger; it must also be no smaller, come from the
  * owner's address space, and stay out of a fork's child.
@@ -80,7 +102,7 @@ static int npu_area_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma)
 	/* VM_IO: madvise(MADV_DOFORK) must not undo VM_DONTCOPY. */
 	npu_dma_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND |
 			     VM_DONTDUMP, 0);
-	return remap_vmalloc_range(vma, area->mem, 0);
+	return npu_area_insert_pages(vma, area);
 }
 
 static const struct drm_gem_object_funcs npu_area_funcs = {
@@ -108,7 +130,9 @@ struct npu_dma_area *npu_dma_area_create(struct npu_dma_ctx *ctx, size_t size,
 		return ERR_PTR(-ENOMEM);
 	area->size = PAGE_ALIGN(size);
 	area->readonly = readonly;
-	area->mem = vmalloc_user(area->size);
+	/* User-sized: a failure is an answer to the caller, not an OOM kill. */
+	area->mem = __vmalloc(area->size, GFP_KERNEL_ACCOUNT | __GFP_ZERO |
+			      __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!area->mem) {
 		kfree(area);
 		return ERR_PTR(-ENOMEM);

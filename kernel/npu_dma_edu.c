@@ -115,6 +115,13 @@ static int npu_edu_copy(struct npu_dma_device *ndev, const struct npu_dma_seg *d
 		ret = npu_edu_dma(edu, src->dma + done, EDU_DMA_BUF_ADDR, n, 0);
 		if (ret)
 			break;
+		/*
+		 * The destination is the device's before it writes there: on a
+		 * machine without coherent DMA, dirty lines the CPU left (a
+		 * scrub, a fill pattern, the process's own stores) would
+		 * otherwise be written back over the card's bytes.
+		 */
+		dma_sync_single_for_device(dev, dst->dma + done, n, DMA_FROM_DEVICE);
 		ret = npu_edu_dma(edu, EDU_DMA_BUF_ADDR, dst->dma + done, n,
 				  EDU_DMA_CMD_TO_HOST);
 		dma_sync_single_for_cpu(dev, dst->dma + done, n, DMA_FROM_DEVICE);

@@ -18,26 +18,85 @@
  * number, error report and event slot update; completion is published
  * after each event record and barrier, when the replay parks, and at its
  * end.
+ *
+ * A graph's tasks are kernel memory of the size user space chooses (about
+ * 16 MiB for the largest): they are charged to the creator's memory
+ * cgroup, and a file holds at most graphs_per_file graphs of together at
+ * most graph_tasks_per_file tasks, counted until the last replay that
+ * uses a destroyed graph has finished.
  */
 
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "npu_dma_queue.h"
 #include "npu_dma_trace.h"
 
+#define NPU_GRAPH_MAX_GRAPHS	NPU_DMA_MAX_GRAPHS
+#define NPU_GRAPH_MAX_TASKS	(1U << 28)
+
+static unsigned int graphs_per_file = NPU_DMA_MAX_GRAPHS;
+static unsigned int graph_tasks_per_file = 1U << 20;
+
+/* An out-of-range value fails insmod, with the line every parameter gives. */
+static int npu_graph_param_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int max = kp->arg == &graphs_per_file ? NPU_GRAPH_MAX_GRAPHS :
+			   NPU_GRAPH_MAX_TASKS;
+	int ret = param_set_uint_minmax(val, kp, 1, max);
+
+	if (ret)
+		pr_err(NPU_DMA_NAME ": %s=%s out of range (1..%u)\n", kp->name,
+		       val, max);
+	return ret;
+}
+
+static const struct kernel_param_ops npu_graph_param_ops = {
+	.set = npu_graph_param_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(graphs_per_file, &npu_graph_param_ops, &graphs_per_file, 0444);
+MODULE_PARM_DESC(graphs_per_file,
+		 "Graphs one file may hold (1..4096, default 4096); GRAPH_CREATE beyond: -EBUSY");
+module_param_cb(graph_tasks_per_file, &npu_graph_param_ops,
+		&graph_tasks_per_file, 0444);
+MODULE_PARM_DESC(graph_tasks_per_file,
+		 "Tasks of all graphs of one file (1..268435456, default 1048576); GRAPH_CREATE beyond: -ENOSPC");
+
 /**
  * struct npu_dma_graph - a validated descriptor list
  * @ref: the context's xarray holds one, each queued GRAPH job one
+ * @ctx: the file it counts against (its queues, which hold the GRAPH
+ *	jobs, are gone before the context is freed)
  * @count: tasks
  * @tasks: one prepared job per descriptor, holding its references
  */
 struct npu_dma_graph {
 	struct kref ref;
+	struct npu_dma_ctx *ctx;
 	u32 count;
 	struct npu_dma_job *tasks;
 };
+
+/* Take @count tasks of @ctx's budget: 0 or -ENOSPC. */
+static int npu_graph_tasks_charge(struct npu_dma_ctx *ctx, u32 count)
+{
+	int old = atomic_read(&ctx->graph_tasks);
+
+	do {
+		if (count > READ_ONCE(graph_tasks_per_file) - old)
+			return -ENOSPC;
+	} while (!atomic_try_cmpxchg(&ctx->graph_tasks, &old, old + count));
+	return 0;
+}
+
+static void npu_graph_tasks_uncharge(struct npu_dma_ctx *ctx, u32 count)
+{
+	atomic_sub(count, &ctx->graph_tasks);
+}
 
 static void npu_graph_release(struct kref *ref)
 {
@@ -47,6 +106,7 @@ static void npu_graph_release(struct kref *ref)
 	for (i = 0; i < g->count; i++)
 		npu_dma_job_put_refs(&g->tasks[i]);
 	kvfree(g->tasks);
+	npu_graph_tasks_uncharge(g->ctx, g->count);
 	kfree(g);
 }
 
@@ -136,20 +196,36 @@ static int npu_graph_check_create(const struct npu_dma_graph_create *req)
 	return 0;
 }
 
-static struct npu_dma_graph *npu_graph_alloc(u32 count)
+/*
+ * A graph of @count tasks charged to @ctx. The tasks are charged to the
+ * caller's memory cgroup; over its limit the answer is -ENOMEM, not the
+ * cgroup's OOM killer (__GFP_RETRY_MAYFAIL), and no kernel warning.
+ */
+static struct npu_dma_graph *npu_graph_alloc(struct npu_dma_ctx *ctx, u32 count)
 {
-	struct npu_dma_graph *g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
+	struct npu_dma_graph *g;
+	int ret;
 
+	ret = npu_graph_tasks_charge(ctx, count);
+	if (ret)
+		return ERR_PTR(ret);
+	g = kzalloc(sizeof(*g), GFP_KERNEL_ACCOUNT);
 	if (!g)
-		return NULL;
-	g->tasks = kvcalloc(count, sizeof(*g->tasks), GFP_KERNEL_ACCOUNT);
-	if (!g->tasks) {
-		kfree(g);
-		return NULL;
-	}
+		goto err_uncharge;
+	g->tasks = kvcalloc(count, sizeof(*g->tasks), GFP_KERNEL_ACCOUNT |
+			    __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
+	if (!g->tasks)
+		goto err_free;
 	kref_init(&g->ref);
+	g->ctx = ctx;
 	g->count = count;
 	return g;
+
+err_free:
+	kfree(g);
+err_uncharge:
+	npu_graph_tasks_uncharge(ctx, count);
+	return ERR_PTR(-ENOMEM);
 }
 
 int npu_dma_graph_create_ioctl(struct npu_dma_ctx *ctx, void *data)
@@ -162,9 +238,12 @@ int npu_dma_graph_create_ioctl(struct npu_dma_ctx *ctx, void *data)
 	ret = npu_graph_check_create(req);
 	if (ret)
 		return ret;
-	g = npu_graph_alloc(req->count);
-	if (!g)
-		return -ENOMEM;
+	g = npu_graph_alloc(ctx, req->count);
+	if (IS_ERR(g)) {
+		npu_dbg(ctx->ndev, "no room for a graph of %u tasks: %ld\n",
+			req->count, PTR_ERR(g));
+		return PTR_ERR(g);
+	}
 
 	ret = npu_graph_prepare(ctx, g, u64_to_user_ptr(req->descs), &bad);
 	if (ret) {
@@ -181,8 +260,8 @@ int npu_dma_graph_create_ioctl(struct npu_dma_ctx *ctx, void *data)
 	 * fails to copy the id out, the graph stays the file's until close.
 	 */
 	mutex_lock(&ctx->lock);
-	ret = xa_alloc(&ctx->graphs, &id, g, XA_LIMIT(1, NPU_DMA_MAX_GRAPHS),
-		       GFP_KERNEL);
+	ret = xa_alloc(&ctx->graphs, &id, g, XA_LIMIT(1, graphs_per_file),
+		       GFP_KERNEL_ACCOUNT);
 	mutex_unlock(&ctx->lock);
 	if (ret)
 		goto err_put;	/* -EBUSY: too many graphs */

@@ -19,13 +19,25 @@
  * on the GEM object, whose own last reference frees the structure. Each
  * allocation holds a reference on the NPU's memory, so a copy queued on a
  * peer NPU keeps the pages it uses even while this NPU goes away.
+ *
+ * A simulated NPU's pages are kernel memory that user space sizes: each
+ * is charged to the memory cgroup the allocating process was in at
+ * MEM_ALLOC, also when a queue's worker (or a peer's) backs it on first
+ * access, and over that cgroup's limit the copy fails with -ENOMEM
+ * rather than invoking its OOM killer from a worker. An edu NPU's
+ * reserved pages belong to the device, not to a process, and are not
+ * charged. The CPU writes those (zeroes at probe and on free) only with
+ * the device's ownership handed back afterwards (dma_sync_*_for_device()),
+ * for machines whose DMA is not cache coherent.
  */
 
 #include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
 #include <linux/highmem.h>
 #include <linux/log2.h>
+#include <linux/memcontrol.h>
 #include <linux/rwsem.h>
+#include <linux/sched/mm.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -75,6 +87,8 @@ struct npu_dma_devmem {
  * @owner: the file that allocated it, whose tree holds @range
  * @ndev: its NPU (the object holds a DRM device reference)
  * @mem: its NPU's memory (referenced)
+ * @memcg: lazy @mem: the memory cgroup its pages are charged to
+ *	(referenced), NULL without memory cgroups
  */
 struct npu_dma_alloc {
 	struct drm_gem_object base;
@@ -82,6 +96,7 @@ struct npu_dma_alloc {
 	struct drm_file *owner;
 	struct npu_dma_device *ndev;
 	struct npu_dma_devmem *mem;
+	struct mem_cgroup *memcg;
 };
 
 static void npu_devmem_free_eager(struct npu_dma_devmem *mem)
@@ -95,6 +110,14 @@ static void npu_devmem_free_eager(struct npu_dma_devmem *mem)
 	kvfree(mem->dma);
 	mem->eager = NULL;
 	mem->dma = NULL;
+}
+
+/* Zero reserved page @idx and give it back to the device. */
+static void npu_devmem_scrub(struct npu_dma_devmem *mem, unsigned long idx)
+{
+	clear_highpage(mem->eager[idx]);
+	dma_sync_single_for_device(mem->dev, mem->dma[idx], PAGE_SIZE,
+				   DMA_BIDIRECTIONAL);
 }
 
 /* Pages the engine can reach with its DMA mask, mapped for it. */
@@ -135,7 +158,7 @@ static int npu_devmem_alloc_eager(struct npu_dma_device *ndev,
 			mem->eager[i] = NULL;
 			return -ENOMEM;
 		}
-		clear_highpage(mem->eager[i]);
+		npu_devmem_scrub(mem, i);
 	}
 	return 0;
 }
@@ -308,16 +331,26 @@ u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev)
 	return ndev->mem ? gen_pool_avail(ndev->mem->pool) : 0;
 }
 
-static struct page *npu_devmem_lazy_page(struct npu_dma_devmem *mem,
+/*
+ * Page @idx of lazy memory, allocated on first access for @a, in whatever
+ * context the copy runs (usually a queue's worker): charged to @a's
+ * cgroup, failing over its limit (__GFP_RETRY_MAYFAIL), never warning.
+ */
+static struct page *npu_devmem_lazy_page(struct npu_dma_alloc *a,
 					 unsigned long idx)
 {
+	struct npu_dma_devmem *mem = a->mem;
+	struct mem_cgroup *old_memcg;
 	struct page *page, *old;
 
 	page = xa_load(&mem->pages, idx);
 	if (page)
 		return page;
 
-	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	old_memcg = set_active_memcg(a->memcg);
+	page = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_RETRY_MAYFAIL |
+			  __GFP_NOWARN);
+	set_active_memcg(old_memcg);
 	if (!page)
 		return NULL;
 	old = xa_cmpxchg(&mem->pages, idx, NULL, page, GFP_KERNEL);
@@ -344,13 +377,13 @@ static struct page *npu_devmem_lazy_page(struct npu_dma_devmem *mem,
 int npu_dma_devmem_seg(struct npu_dma_range *range, u64 addr,
 		       struct npu_dma_seg *seg)
 {
-	struct npu_dma_devmem *mem = container_of(range, struct npu_dma_alloc,
-						  range)->mem;
+	struct npu_dma_alloc *a = container_of(range, struct npu_dma_alloc, range);
+	struct npu_dma_devmem *mem = a->mem;
 	unsigned long idx = (addr - mem->base) >> PAGE_SHIFT;
 
 	seg->offset = offset_in_page(addr);
 	if (mem->lazy) {
-		seg->page = npu_devmem_lazy_page(mem, idx);
+		seg->page = npu_devmem_lazy_page(a, idx);
 		seg->dma = 0;
 		return seg->page ? 0 : -ENOMEM;
 	}
@@ -379,7 +412,7 @@ static void npu_devmem_release_pages(struct npu_dma_devmem *mem, u64 start,
 			if (page)
 				__free_page(page);
 		} else {
-			clear_highpage(mem->eager[idx]);
+			npu_devmem_scrub(mem, idx);
 		}
 		cond_resched();
 	}
@@ -396,6 +429,7 @@ static void npu_dma_alloc_release(struct kref *ref)
 	npu_devmem_release_pages(mem, a->range.start, a->range.size);
 	gen_pool_free(mem->pool, a->range.start, a->range.size);
 	kref_put(&mem->ref, npu_devmem_release);
+	mem_cgroup_put(a->memcg);
 	drm_gem_object_put(&a->base);
 }
 
@@ -545,6 +579,9 @@ static struct npu_dma_alloc *npu_alloc_create(struct npu_dma_ctx *ctx,
 	drm_dev_get(&ndev->drm);
 	a->mem = ndev->mem;
 	kref_get(&a->mem->ref);
+	/* The opener's mm: a MEM_ALLOC comes from the process that opened. */
+	if (a->mem->lazy)
+		a->memcg = get_mem_cgroup_from_mm(ctx->mm);
 	a->range.start = addr;
 	a->range.size = size;
 	kref_init(&a->range.ref);

@@ -7,13 +7,32 @@
  * again while earlier copies of the same buffer are still queued. The
  * DMA API does not support several mappings of one page that the device
  * may write (a non-coherent machine could not keep their cache lines
- * straight; CONFIG_DMA_API_DEBUG reports them), so every pin of a page
- * on one NPU shares a single mapping, counted by its users.
+ * straight; CONFIG_DMA_API_DEBUG reports them), so the pins of a page on
+ * one NPU share its mapping, counted by its users (one per direction
+ * behind an IOMMU, below).
  *
- * The shared mapping is bidirectional and skips the CPU cache maintenance
- * (DMA_ATTR_SKIP_CPU_SYNC): the engine syncs exactly the bytes of each
- * transfer, in that transfer's direction, as a streaming mapping kept
- * for long needs.
+ * A read-only pin (a registration with NPU_DMA_HOST_F_READONLY, the
+ * source of a pageable copy) maps its pages DMA_TO_DEVICE, so that an
+ * IOMMU refuses the device's writes to them; a writable pin maps
+ * DMA_BIDIRECTIONAL. A page pinned both ways (the edge page of a
+ * read-only buffer and of a writable neighbour, one buffer registered by
+ * two files) must still be writable by the device for its writable pins,
+ * and a mapping cannot change while other pins use its bus address:
+ *
+ * - a read-only pin shares the page's bidirectional mapping when there
+ *   is one (it only reads through it; validation keeps its descriptors
+ *   from writing);
+ * - a writable pin of a page mapped read-only only maps it bidirectional;
+ *   where that mapping has the same bus address (no IOMMU, no bouncing:
+ *   the direction then protects nothing) it replaces the read-only one
+ *   for every user, since two mappings at one address leave the DMA API
+ *   debug code unable to tell which one a partial sync is for; elsewhere
+ *   (an IOMMU) each direction keeps its own mapping and protection.
+ *
+ * The mappings skip the CPU cache maintenance (DMA_ATTR_SKIP_CPU_SYNC):
+ * the engine syncs exactly the bytes of each transfer, in that
+ * transfer's direction, through the mapping of the pin it names, as a
+ * streaming mapping kept for long needs.
  */
 
 #include <linux/dma-mapping.h>
@@ -59,18 +78,41 @@ static unsigned long npu_page_value_users(void *entry)
 	return xa_to_value(entry) & NPU_PAGE_USERS_MAX;
 }
 
-/* A new entry for the first user of a page mapped at @dma. */
-static void *npu_page_entry_new(dma_addr_t dma)
+/* Entries by pfn and direction: a page's two are neighbours. */
+static unsigned long npu_page_key(struct page *page, bool writable)
+{
+	return page_to_pfn(page) << 1 | writable;
+}
+
+static enum dma_data_direction npu_page_dir(bool writable)
+{
+	return writable ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE;
+}
+
+static dma_addr_t npu_page_entry_dma(void *entry)
+{
+	return xa_is_value(entry) ? npu_page_value_dma(entry) :
+	       ((struct npu_dma_page_map *)entry)->dma;
+}
+
+static unsigned long npu_page_entry_users(void *entry)
+{
+	return xa_is_value(entry) ? npu_page_value_users(entry) :
+	       ((struct npu_dma_page_map *)entry)->users;
+}
+
+/* An entry for a page mapped at @dma with @users users. */
+static void *npu_page_entry_new(dma_addr_t dma, unsigned long users)
 {
 	struct npu_dma_page_map *m;
 
 	if (npu_page_packs(dma))
-		return npu_page_value(dma, 1);
+		return npu_page_value(dma, users);
 	m = kmalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return NULL;
 	m->dma = dma;
-	m->users = 1;
+	m->users = users;
 	return m;
 }
 
@@ -81,7 +123,7 @@ static void npu_page_entry_free(void *entry)
 }
 
 /* One more user of a mapped page. Replacing a present entry cannot fail. */
-static dma_addr_t npu_page_get(struct npu_dma_device *ndev, unsigned long pfn,
+static dma_addr_t npu_page_get(struct npu_dma_device *ndev, unsigned long key,
 			       void *entry)
 {
 	struct npu_dma_page_map *m = entry;
@@ -94,44 +136,114 @@ static dma_addr_t npu_page_get(struct npu_dma_device *ndev, unsigned long pfn,
 	users = npu_page_value_users(entry);
 	if (users == NPU_PAGE_USERS_MAX)
 		return DMA_MAPPING_ERROR;
-	xa_store(&ndev->dma_pages, pfn,
+	xa_store(&ndev->dma_pages, key,
 		 npu_page_value(npu_page_value_dma(entry), users + 1), GFP_KERNEL);
 	return npu_page_value_dma(entry);
 }
 
-static dma_addr_t npu_page_map_one(struct npu_dma_device *ndev,
-				   struct page *page)
+static void npu_page_unmap_dma(struct npu_dma_device *ndev, dma_addr_t dma,
+			       bool writable)
 {
-	unsigned long pfn = page_to_pfn(page);
-	void *entry = xa_load(&ndev->dma_pages, pfn);
+	dma_unmap_page_attrs(ndev->parent, dma, PAGE_SIZE, npu_page_dir(writable),
+			     DMA_ATTR_SKIP_CPU_SYNC);
+}
+
+/* Enter @dma, just mapped, for @users users; unmapped again on failure. */
+static dma_addr_t npu_page_insert(struct npu_dma_device *ndev, unsigned long key,
+				  dma_addr_t dma, unsigned long users)
+{
+	void *entry = users <= NPU_PAGE_USERS_MAX ? npu_page_entry_new(dma, users) :
+			NULL;
+
+	if (entry && !xa_err(xa_store(&ndev->dma_pages, key, entry, GFP_KERNEL)))
+		return dma;
+	if (entry)
+		npu_page_entry_free(entry);
+	npu_page_unmap_dma(ndev, dma, key & 1);
+	return DMA_MAPPING_ERROR;
+}
+
+static dma_addr_t npu_page_map_new(struct npu_dma_device *ndev, struct page *page,
+				   bool writable)
+{
 	struct device *dev = ndev->parent;
 	dma_addr_t dma;
 
-	if (entry)
-		return npu_page_get(ndev, pfn, entry);
+	dma = dma_map_page_attrs(dev, page, 0, PAGE_SIZE, npu_page_dir(writable),
+				 DMA_ATTR_SKIP_CPU_SYNC);
+	if (dma_mapping_error(dev, dma))
+		return DMA_MAPPING_ERROR;
+	return npu_page_insert(ndev, npu_page_key(page, writable), dma, 1);
+}
+
+/*
+ * A writable pin of a page that only read-only pins have mapped. Where
+ * the bidirectional mapping gets the read-only one's bus address (no
+ * IOMMU, no bouncing) the page keeps one mapping, now bidirectional for
+ * all its users: two mappings at one address leave the DMA API debug code
+ * unable to tell which one a partial sync is for. Elsewhere each
+ * direction keeps its own mapping.
+ */
+static dma_addr_t npu_page_map_upgrade(struct npu_dma_device *ndev,
+				       struct page *page, void *ro)
+{
+	dma_addr_t dma, ro_dma = npu_page_entry_dma(ro);
+	unsigned long users = npu_page_entry_users(ro);
+	struct device *dev = ndev->parent;
+
 	dma = dma_map_page_attrs(dev, page, 0, PAGE_SIZE, DMA_BIDIRECTIONAL,
 				 DMA_ATTR_SKIP_CPU_SYNC);
 	if (dma_mapping_error(dev, dma))
 		return DMA_MAPPING_ERROR;
-	entry = npu_page_entry_new(dma);
-	if (!entry)
-		goto err_unmap;
-	if (xa_err(xa_store(&ndev->dma_pages, pfn, entry, GFP_KERNEL)))
-		goto err_free;
+	if (dma != ro_dma)
+		return npu_page_insert(ndev, npu_page_key(page, true), dma, 1);
+	dma = npu_page_insert(ndev, npu_page_key(page, true), dma, users + 1);
+	if (dma == DMA_MAPPING_ERROR)
+		return dma;
+	xa_erase(&ndev->dma_pages, npu_page_key(page, false));
+	npu_page_unmap_dma(ndev, ro_dma, false);
+	npu_page_entry_free(ro);
 	return dma;
-
-err_free:
-	npu_page_entry_free(entry);
-err_unmap:
-	dma_unmap_page_attrs(dev, dma, PAGE_SIZE, DMA_BIDIRECTIONAL,
-			     DMA_ATTR_SKIP_CPU_SYNC);
-	return DMA_MAPPING_ERROR;
 }
 
-static void npu_page_unmap_one(struct npu_dma_device *ndev, struct page *page)
+/*
+ * Which entry a pin uses. A read-only pin takes the page's read-only
+ * mapping, else its bidirectional one (which it only reads through), and
+ * maps the page DMA_TO_DEVICE only when it has neither. So while a
+ * read-only pin holds the bidirectional mapping no read-only one is
+ * made, and at unmap the same rule finds the entry the pin took.
+ */
+static unsigned long npu_page_user_key(struct npu_dma_device *ndev,
+				       struct page *page, bool writable)
 {
-	unsigned long pfn = page_to_pfn(page);
-	void *entry = xa_load(&ndev->dma_pages, pfn);
+	unsigned long ro = npu_page_key(page, false);
+
+	if (writable || xa_load(&ndev->dma_pages, ro))
+		return npu_page_key(page, writable);
+	return npu_page_key(page, true);
+}
+
+static dma_addr_t npu_page_map_one(struct npu_dma_device *ndev,
+				   struct page *page, bool writable)
+{
+	unsigned long key = npu_page_user_key(ndev, page, writable);
+	void *entry = xa_load(&ndev->dma_pages, key);
+
+	if (entry)
+		return npu_page_get(ndev, key, entry);
+	if (writable) {
+		entry = xa_load(&ndev->dma_pages, npu_page_key(page, false));
+		if (entry)
+			return npu_page_map_upgrade(ndev, page, entry);
+	}
+	return npu_page_map_new(ndev, page, writable);
+}
+
+static void npu_page_unmap_one(struct npu_dma_device *ndev, struct page *page,
+			       bool writable)
+{
+	unsigned long key = npu_page_user_key(ndev, page, writable);
+	void *entry = xa_load(&ndev->dma_pages, key);
 	struct npu_dma_page_map *m = entry;
 	unsigned long users;
 	dma_addr_t dma;
@@ -142,7 +254,7 @@ static void npu_page_unmap_one(struct npu_dma_device *ndev, struct page *page)
 		dma = npu_page_value_dma(entry);
 		users = npu_page_value_users(entry) - 1;
 		if (users) {
-			xa_store(&ndev->dma_pages, pfn,
+			xa_store(&ndev->dma_pages, key,
 				 npu_page_value(dma, users), GFP_KERNEL);
 			return;
 		}
@@ -151,9 +263,8 @@ static void npu_page_unmap_one(struct npu_dma_device *ndev, struct page *page)
 		if (--m->users)
 			return;
 	}
-	xa_erase(&ndev->dma_pages, pfn);
-	dma_unmap_page_attrs(ndev->parent, dma, PAGE_SIZE, DMA_BIDIRECTIONAL,
-			     DMA_ATTR_SKIP_CPU_SYNC);
+	xa_erase(&ndev->dma_pages, key);
+	npu_page_unmap_dma(ndev, dma, key & 1);
 	npu_page_entry_free(entry);
 }
 
@@ -162,17 +273,18 @@ static void npu_page_unmap_one(struct npu_dma_device *ndev, struct page *page)
  * @ndev: the NPU the pages were mapped for
  * @pages: pinned pages, as given to npu_dma_pages_map()
  * @n: how many
+ * @writable: as given to npu_dma_pages_map()
  *
  * Context: process context; the pages are still pinned.
  */
 void npu_dma_pages_unmap(struct npu_dma_device *ndev, struct page **pages,
-			 unsigned long n)
+			     unsigned long n, bool writable)
 {
 	unsigned long i;
 
 	mutex_lock(&ndev->dma_pages_lock);
 	for (i = 0; i < n; i++)
-		npu_page_unmap_one(ndev, pages[i]);
+		npu_page_unmap_one(ndev, pages[i], writable);
 	mutex_unlock(&ndev->dma_pages_lock);
 }
 
@@ -182,22 +294,24 @@ void npu_dma_pages_unmap(struct npu_dma_device *ndev, struct page **pages,
  * @pages: pinned pages
  * @dma: filled with each page's bus address
  * @n: how many
+ * @writable: the engine may write them (else it only reads them)
  *
- * A page already mapped for @ndev by another pin reuses that mapping.
- * Undo with npu_dma_pages_unmap() before unpinning.
+ * A page already mapped for @ndev in the same direction by another pin
+ * reuses that mapping. Undo with npu_dma_pages_unmap() before
+ * unpinning.
  *
  * Context: process context.
  * Return: 0, or -ENOMEM with nothing mapped (also when a page already has
  * NPU_PAGE_USERS_MAX users: a million overlapping pins of one page).
  */
 int npu_dma_pages_map(struct npu_dma_device *ndev, struct page **pages,
-		      dma_addr_t *dma, unsigned long n)
+			  dma_addr_t *dma, unsigned long n, bool writable)
 {
 	unsigned long i;
 
 	mutex_lock(&ndev->dma_pages_lock);
 	for (i = 0; i < n; i++) {
-		dma[i] = npu_page_map_one(ndev, pages[i]);
+		dma[i] = npu_page_map_one(ndev, pages[i], writable);
 		if (dma[i] == DMA_MAPPING_ERROR)
 			break;
 		cond_resched();
@@ -205,6 +319,6 @@ int npu_dma_pages_map(struct npu_dma_device *ndev, struct page **pages,
 	mutex_unlock(&ndev->dma_pages_lock);
 	if (i == n)
 		return 0;
-	npu_dma_pages_unmap(ndev, pages, i);
+	npu_dma_pages_unmap(ndev, pages, i, writable);
 	return -ENOMEM;
 }

@@ -37,7 +37,8 @@ static void npu_region_free(struct npu_dma_region *r)
 			    r->nr_pages, r->accounted);
 	atomic64_inc(&r->ndev->stats.unpins);
 	if (r->dma) {
-		npu_dma_pages_unmap(r->ndev, r->pages, r->nr_pages);
+		npu_dma_pages_unmap(r->ndev, r->pages, r->nr_pages,
+					r->writable);
 		kvfree(r->dma);
 	}
 	unpin_user_pages_dirty_lock(r->pages, r->nr_pages, r->writable);
@@ -138,7 +139,8 @@ static int npu_region_map(struct npu_dma_region *r)
 	r->dma = kvmalloc_array(r->nr_pages, sizeof(*r->dma), GFP_KERNEL_ACCOUNT);
 	if (!r->dma)
 		return -ENOMEM;
-	if (npu_dma_pages_map(r->ndev, r->pages, r->dma, r->nr_pages)) {
+	if (npu_dma_pages_map(r->ndev, r->pages, r->dma, r->nr_pages,
+				  r->writable)) {
 		kvfree(r->dma);
 		r->dma = NULL;
 		return -ENOMEM;

@@ -10,6 +10,11 @@
  * (mem_used, queues, clients) are snapshots taken under the locks that
  * protect them; the attributes are removed (and their readers drained)
  * before the device's memory and contexts go away.
+ *
+ * The usage counters are root's only (0400): they tell what other users
+ * do with the NPU, clients even names their processes (a GPU's
+ * per-process usage is in each process's fdinfo, readable by its owner,
+ * and that is where npu-smi finds an unprivileged user's own).
  */
 
 #include <linux/pci.h>
@@ -76,7 +81,7 @@ static ssize_t mem_used_show(struct device *dev, struct device_attribute *attr,
 	return sysfs_emit(buf, "%llu\n",
 			  ndev->mem_size - npu_dma_devmem_free_bytes(ndev));
 }
-static DEVICE_ATTR_RO(mem_used);
+static DEVICE_ATTR_ADMIN_RO(mem_used);
 
 static ssize_t queues_show(struct device *dev, struct device_attribute *attr,
 			   char *buf)
@@ -97,7 +102,7 @@ static ssize_t queues_show(struct device *dev, struct device_attribute *attr,
 	mutex_unlock(&ndev->ctx_lock);
 	return sysfs_emit(buf, "%u\n", n);
 }
-static DEVICE_ATTR_RO(queues);
+static DEVICE_ATTR_ADMIN_RO(queues);
 
 /* Processes with the device open: one process id each, as the reader sees it. */
 static ssize_t clients_show(struct device *dev, struct device_attribute *attr,
@@ -124,7 +129,7 @@ static ssize_t clients_show(struct device *dev, struct device_attribute *attr,
 	mutex_unlock(&ndev->ctx_lock);
 	return len + sysfs_emit_at(buf, len, "\n");
 }
-static DEVICE_ATTR_RO(clients);
+static DEVICE_ATTR_ADMIN_RO(clients);
 
 /* Indices of the peer NPUs, ascending, space separated. */
 static ssize_t peers_show(struct device *dev, struct device_attribute *attr,

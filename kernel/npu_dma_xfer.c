@@ -437,29 +437,50 @@ static int npu_xfer_shared(struct npu_dma_job *job)
 	return ret;
 }
 
-/* A page of the pattern repeated; fill_size divides PAGE_SIZE. */
-static int npu_xfer_fill_page(struct npu_dma_job *job)
+/* The pattern repeated over @page; fill_size divides PAGE_SIZE. */
+static void npu_xfer_fill_pattern(struct npu_dma_job *job, struct page *page)
 {
-	struct npu_dma_device *ndev = job->q->ctx->ndev;
 	u32 i, value = job->d.value;
 	u8 *p;
 
-	job->fill = alloc_page(GFP_KERNEL);
-	if (!job->fill)
-		return -ENOMEM;
-	p = kmap_local_page(job->fill);
+	p = kmap_local_page(page);
 	for (i = 0; i < PAGE_SIZE; i++)
 		p[i] = value >> (8 * (i % job->d.fill_size));
 	kunmap_local(p);
-	if (!ndev->ops->dma_mapped)
+}
+
+/*
+ * A page of the pattern for the job's engine. An engine that DMAs gets
+ * one it can reach under its DMA mask (an edu card has 28 bits: a page
+ * of plain alloc_page() above 256 MiB would need bouncing, which swiotlb
+ * cannot do below that and the DMA API warns about), handed to the
+ * device after the CPU wrote it.
+ */
+static int npu_xfer_fill_page(struct npu_dma_job *job)
+{
+	struct npu_dma_device *ndev = job->q->ctx->ndev;
+
+	if (!ndev->ops->dma_mapped) {
+		job->fill = alloc_page(GFP_KERNEL);
+		if (!job->fill)
+			return -ENOMEM;
+		npu_xfer_fill_pattern(job, job->fill);
 		return 0;
-	job->fill_dma = dma_map_page(ndev->parent, job->fill, 0, PAGE_SIZE,
-				     DMA_TO_DEVICE);
+	}
+	job->fill = dma_alloc_pages(ndev->parent, PAGE_SIZE, &job->fill_dma,
+				    DMA_TO_DEVICE, GFP_KERNEL | __GFP_NOWARN);
+	if (!job->fill)
+		return -ENOMEM;
+	/* Cannot fail; 6.1's DMA-API debugging wants it checked (see mem.c). */
 	if (dma_mapping_error(ndev->parent, job->fill_dma)) {
-		__free_page(job->fill);
+		dma_free_pages(ndev->parent, PAGE_SIZE, job->fill, job->fill_dma,
+			       DMA_TO_DEVICE);
 		job->fill = NULL;
 		return -ENOMEM;
 	}
+	npu_xfer_fill_pattern(job, job->fill);
+	dma_sync_single_for_device(ndev->parent, job->fill_dma, PAGE_SIZE,
+				   DMA_TO_DEVICE);
 	return 0;
 }
 
@@ -470,9 +491,10 @@ static void npu_xfer_fill_free(struct npu_dma_job *job)
 	if (!job->fill)
 		return;
 	if (ndev->ops->dma_mapped)
-		dma_unmap_page(ndev->parent, job->fill_dma, PAGE_SIZE,
+		dma_free_pages(ndev->parent, PAGE_SIZE, job->fill, job->fill_dma,
 			       DMA_TO_DEVICE);
-	__free_page(job->fill);
+	else
+		__free_page(job->fill);
 	job->fill = NULL;
 }
 

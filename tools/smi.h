@@ -45,6 +45,7 @@ struct smi_npu {
 	int numa_node;			/* -1 when the kernel reports none */
 	char cpu_affinity[64];		/* local_cpulist; "" when unknown */
 	uint64_t mem_size;		/* bytes */
+	int usage_hidden;		/* mem_used, queues unreadable (root only) */
 	uint64_t mem_used;		/* bytes */
 	unsigned int dma_channels;
 	unsigned int queues;

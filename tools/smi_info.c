@@ -61,8 +61,12 @@ static void npu_rows(struct smi_table *t, const struct smi_npu *npu)
 	snprintf(a, sizeof(a), "%d", npu->index);
 	snprintf(c0, sizeof(c0), FMT_COL0, a, npu->backend);
 	snprintf(c1, sizeof(c1), "%s", smi_is_pci(npu) ? npu->bus_id : "-");
-	snprintf(a, sizeof(a), "%-4" PRIu64 " / %" PRIu64,
-		 smi_mib_up(npu->mem_used), smi_mib_up(npu->mem_size));
+	if (!npu->usage_hidden)
+		snprintf(a, sizeof(a), "%-4" PRIu64 " / %" PRIu64,
+			 smi_mib_up(npu->mem_used), smi_mib_up(npu->mem_size));
+	else
+		snprintf(a, sizeof(a), "%-4s / %" PRIu64, "-",
+			 smi_mib_up(npu->mem_size));
 	snprintf(b, sizeof(b), "%u", npu->dma_channels);
 	snprintf(c2, sizeof(c2), FMT_COL2, a, b);
 	smi_table_cells(t, cells);
@@ -70,7 +74,10 @@ static void npu_rows(struct smi_table *t, const struct smi_npu *npu)
 	npu_name(npu, c0, sizeof(c0));
 	npu_link(npu, c1, sizeof(c1));
 	numa_text(npu->numa_node, a, sizeof(a));
-	snprintf(b, sizeof(b), "%u", npu->queues);
+	if (!npu->usage_hidden)
+		snprintf(b, sizeof(b), "%u", npu->queues);
+	else
+		snprintf(b, sizeof(b), "-");
 	snprintf(c2, sizeof(c2), FMT_COL2, a, b);
 	smi_table_cells(t, cells);
 	smi_table_rule(t, 0);
@@ -193,13 +200,23 @@ static void json_pci(struct smi_json *j, const struct smi_npu *npu)
 	smi_json_end(j);
 }
 
+/* A usage value, null when only root may read it. */
+static void json_opt_usage(struct smi_json *j, const struct smi_npu *npu,
+			   const char *key, uint64_t v)
+{
+	if (!npu->usage_hidden)
+		smi_json_uint(j, key, v);
+	else
+		smi_json_null(j, key);
+}
+
 static void json_memory(struct smi_json *j, const struct smi_npu *npu)
 {
 	smi_json_object(j, "memory");
 	smi_json_uint(j, "total_bytes", npu->mem_size);
-	smi_json_uint(j, "used_bytes", npu->mem_used);
+	json_opt_usage(j, npu, "used_bytes", npu->mem_used);
 	smi_json_uint(j, "total_mib", smi_mib_up(npu->mem_size));
-	smi_json_uint(j, "used_mib", smi_mib_up(npu->mem_used));
+	json_opt_usage(j, npu, "used_mib", smi_mib_up(npu->mem_used));
 	smi_json_end(j);
 }
 
@@ -218,7 +235,7 @@ static void json_npu(struct smi_json *j, const struct smi_system *sys,
 	json_opt_str(j, "cpu_affinity", npu->cpu_affinity);
 	json_memory(j, npu);
 	smi_json_uint(j, "dma_channels", npu->dma_channels);
-	smi_json_uint(j, "queues", npu->queues);
+	json_opt_usage(j, npu, "queues", npu->queues);
 	smi_json_array(j, "peers");
 	for (i = 0; i <= SMI_MAX_INDEX; i++)
 		if (npu->peers & (1ULL << i))

@@ -141,6 +141,26 @@ static int read_clients(const char *dir, struct smi_npu *npu)
 	return 0;
 }
 
+/*
+ * mem_used, queues and clients tell what every user does: root's only
+ * (0400). Without them the usage is unknown, and the processes are
+ * those whose /proc entries smi_proc.c can read: a user's own.
+ */
+static int read_usage(const char *dir, struct smi_npu *npu)
+{
+	int ret = read_u64(dir, "mem_used", &npu->mem_used);
+
+	if (ret == -EACCES) {
+		npu->usage_hidden = 1;
+		return 0;
+	}
+	if (!ret)
+		ret = read_uint(dir, "queues", &npu->queues);
+	if (!ret)
+		ret = read_clients(dir, npu);
+	return ret;
+}
+
 /* Copy a string, cut to size. */
 static void copy_text(char *dst, size_t size, const char *src)
 {
@@ -187,15 +207,11 @@ static int read_npu(const struct npu_node *node, struct smi_npu *npu)
 	if (!ret)
 		ret = read_u64(dir, "mem_size", &npu->mem_size);
 	if (!ret)
-		ret = read_u64(dir, "mem_used", &npu->mem_used);
-	if (!ret)
 		ret = read_uint(dir, "dma_channels", &npu->dma_channels);
-	if (!ret)
-		ret = read_uint(dir, "queues", &npu->queues);
 	if (!ret)
 		ret = read_peers(dir, &npu->peers);
 	if (!ret)
-		ret = read_clients(dir, npu);
+		ret = read_usage(dir, npu);
 	read_device(dir, npu);
 	return ret;
 }

@@ -161,4 +161,17 @@ static inline int t_send_fd(int sock, int fd)
 	return sendmsg(sock, &m, 0) == 1 ? 0 : -errno;
 }
 
+/* NPU 0 opens and is an edu card (found without Check): 1 or 0. */
+static inline int t_npu0_is_edu(void)
+{
+	struct npu_dma_info info;
+	int fd = npu_raw_open(0), edu;
+
+	if (fd < 0)
+		return 0;
+	edu = !npu_raw_info(fd, &info) && info.backend == NPU_DMA_BACKEND_EDU;
+	close(fd);
+	return edu;
+}
+
 #endif /* T_STATE_H */
