@@ -16,7 +16,8 @@
 #   make bench      boot the VM, run the benchmark programs (bench/), print one
 #                   table of results against targets, write build/bench/bench.json
 #   make soak       boot the VM and run tests/soak/npu-soak for SOAK_SECONDS
-#                   (default 300; more options in SOAK_ARGS): not in CI
+#                   (default 300) with SOAK_ARGS (default 4 processes x 8
+#                   streams, a kill every 20 s on average): not in CI
 #   make deps       install build and test dependencies (Debian 12, root)
 #   make install    libacl, headers, acl.pc, tools, man pages, udev rule
 #                   (PREFIX=/usr/local, DESTDIR; Documentation/install.md)
@@ -95,6 +96,7 @@ bench: module userspace
 		$(ROOT)/scripts/bench.sh -o $(ROOT)/build/bench
 
 SOAK_SECONDS ?= 300
+SOAK_ARGS ?= -p 4 -s 8 -k 20
 soak: module userspace
 	@$(ROOT)/tools/npu-vm run --no-build --timeout $$(( $(SOAK_SECONDS) + 900 )) -- \
 		$(ROOT)/tests/soak/npu-soak -v -t $(SOAK_SECONDS) $(SOAK_ARGS)

@@ -79,8 +79,9 @@ CONFIG_OPTS=(
 	SERIAL_8250_RUNTIME_UARTS=4 UNIX98_PTYS=y
 	MODULES=y MODULE_UNLOAD=y MODULE_FORCE_UNLOAD=n MODVERSIONS=n MODULE_SIG=n
 	EVENTFD=y
-	# The memory cgroup: t_memcg checks what the driver charges to it.
-	CGROUPS=y MEMCG=y
+	# The memory cgroup: t_memcg checks what the driver charges to it;
+	# userfaultfd: t_pin_budget blocks a doorbell's pin on it.
+	CGROUPS=y MEMCG=y USERFAULTFD=y
 	DEBUG_FS=y DYNAMIC_DEBUG=y
 	FTRACE=y ENABLE_DEFAULT_TRACERS=y EVENT_TRACING=y
 	# The DRM core, built in: npu_dma is a DRM driver. No DRM driver of
@@ -129,7 +130,7 @@ configure() {
 	for o in KASAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_KMEMLEAK \
 		DEBUG_OBJECTS DMA_API_DEBUG PCI_MSI VIRTIO_PCI NET_9P_VIRTIO \
 		9P_FS DEVTMPFS DEBUG_FS EVENT_TRACING DYNAMIC_DEBUG MODULE_UNLOAD \
-		DRM MEMCG; do
+		DRM MEMCG USERFAULTFD; do
 		grep -q "^CONFIG_$o=y" "$OBJ/.config" ||
 			{ log "CONFIG_$o did not stay enabled"; exit 1; }
 	done

@@ -15,11 +15,22 @@
  * are read back whole and compared, so every byte an H2D, D2D or memset
  * wrote is checked as well.
  *
+ * With -k the parent also SIGKILLs a random process at random times,
+ * while it has copies queued, and starts a fresh one in its place: the
+ * driver's teardown of queued work runs under load. A stream's figures
+ * reach the totals only at a full read-back, once every byte it moved is
+ * checked, so a killed process's unfinished work is neither counted nor
+ * lost. After the last process, the parent checks that the pinned pages
+ * (/proc/vmstat) and each NPU's free device memory are back where they
+ * were, and each process that exited checks its locked memory.
+ *
  * All randomness comes from one seed, printed first: -S replays a run's
- * choices (timing, and so the number of batches, differs). Exit status 0
- * when no byte was lost and no call failed, 1 otherwise, 2 on bad usage.
+ * choices (timing, and so the number of batches, differs), the kill
+ * schedule included. Exit status 0 when no byte was lost, no call failed
+ * and everything balanced, 1 otherwise, 2 on bad usage.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -29,20 +40,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "acl/acl.h"
+#include "drm/npu_dma_accel.h"
 #include "npu_node.h"
 
 #define PROG		"npu-soak"
 #define MAX_DEVS	64
+#define MAX_PROCS	64
 #define MAX_BATCH	64
 #define GUARD		64		/* bytes checked on each side of a D2H */
 #define SYNC_MS		60000		/* a batch that takes longer is a hang */
 #define READBACK_EVERY	8		/* batches between full read-backs */
+#define BALANCE_MS	5000		/* a dead process's release may be deferred */
 
 enum kind { H2D, D2H, D2D, H2D_2D, D2H_2D, D2D_2D, FILL, NR_KINDS };
 
@@ -50,7 +65,11 @@ static const char *const kind_name[NR_KINDS] = {
 	"h2d", "d2h", "d2d", "h2d-2d", "d2h-2d", "d2d-2d", "memset",
 };
 
-/* One stream's figures, in memory shared with the parent. */
+/*
+ * One stream's figures, in memory shared with the parent. A stream
+ * stages its own (struct stream's @stage) and adds them here at each full
+ * read-back; lost, errors, done, queued and locked go here directly.
+ */
 struct counters {
 	uint64_t copies[NR_KINDS];
 	uint64_t bytes[NR_KINDS];
@@ -60,6 +79,8 @@ struct counters {
 	uint64_t lost;		/* of those, the ones that differed */
 	uint64_t errors;	/* acl calls that failed */
 	uint64_t done;		/* the stream finished (cleanly or not) */
+	uint64_t queued;	/* async calls not yet synchronised: a kill now is mid-batch */
+	uint64_t locked;	/* kB of VmLck not given back (stream 0 of a process) */
 };
 
 static struct opts {
@@ -69,6 +90,7 @@ static struct opts {
 	size_t max_len, dev_size;
 	int batch;
 	int devs[MAX_DEVS], nr_devs;
+	unsigned int kill_every;	/* mean seconds between kills, 0: none */
 	bool verbose;
 } o = {
 	.procs = 4, .streams = 4, .seconds = 60,
@@ -136,9 +158,10 @@ struct pending {
 };
 
 struct stream {
-	int proc, index, dev;
+	int proc, gen, index, dev;
 	uint64_t rng;
 	struct counters *c;
+	struct counters stage;		/* figures not yet checked by a read-back */
 	aclrtStream st;
 	uint8_t *dbuf[2];		/* device buffers */
 	uint8_t *shadow[2];		/* what they hold */
@@ -149,6 +172,7 @@ struct stream {
 	size_t slot;			/* bytes per batch slot of an arena */
 	struct pending pend[MAX_BATCH];
 	int npend;
+	uint64_t batches;		/* this stream's, for the operation log */
 	struct op *log;			/* operations since the last read-back */
 	int nlog, log_size;
 	bool failed;
@@ -163,8 +187,8 @@ static bool acl_fail(struct stream *s, const char *call, aclError ret)
 {
 	if (ret == ACL_SUCCESS)
 		return false;
-	fprintf(stderr, PROG ": proc %d stream %d (device %d): %s: error %d: %s\n",
-		s->proc, s->index, s->dev, call, (int)ret, aclGetRecentErrMsg());
+	fprintf(stderr, PROG ": proc %d.%d stream %d (device %d): %s: error %d: %s\n",
+		s->proc, s->gen, s->index, s->dev, call, (int)ret, aclGetRecentErrMsg());
 	add(&s->c->errors, 1);
 	s->failed = true;
 	return true;
@@ -178,15 +202,15 @@ static void verify(struct stream *s, const char *what, const uint8_t *got,
 {
 	size_t i, first = 0, bad = 0;
 
-	add(&s->c->verified, len);
+	s->stage.verified += len;
 	if (!memcmp(got, want, len))
 		return;
 	for (i = 0; i < len; i++) {
 		if (got[i] != want[i] && !bad++)
 			first = i;
 	}
-	fprintf(stderr, PROG ": proc %d stream %d (device %d): %s: %zu of %zu"
-		" bytes differ, first at %zu: 0x%02x, want 0x%02x\n", s->proc,
+	fprintf(stderr, PROG ": proc %d.%d stream %d (device %d): %s: %zu of %zu"
+		" bytes differ, first at %zu: 0x%02x, want 0x%02x\n", s->proc, s->gen,
 		s->index, s->dev, what, bad, len, first, got[first], want[first]);
 	add(&s->c->lost, bad);
 	s->failed = true;
@@ -195,11 +219,41 @@ static void verify(struct stream *s, const char *what, const uint8_t *got,
 static void count(struct stream *s, enum kind k, size_t bytes, bool pinned,
 		  bool sync)
 {
-	add(&s->c->copies[k], 1);
-	add(&s->c->bytes[k], bytes);
-	if (k == H2D || k == D2H || k == H2D_2D || k == D2H_2D)
-		add(pinned ? &s->c->pinned : &s->c->pageable, 1);
-	add(sync ? &s->c->sync : &s->c->async, 1);
+	s->stage.copies[k]++;
+	s->stage.bytes[k] += bytes;
+	if (k == H2D || k == D2H || k == H2D_2D || k == D2H_2D) {
+		if (pinned)
+			s->stage.pinned++;
+		else
+			s->stage.pageable++;
+	}
+	if (sync) {
+		s->stage.sync++;
+	} else {
+		s->stage.async++;
+		/* Queued, not waited for: a kill now finds work in flight. */
+		__atomic_store_n(&s->c->queued, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/* The staged figures, all checked now, into the shared ones. */
+static void commit(struct stream *s)
+{
+	struct counters *t = &s->stage;
+	int k;
+
+	for (k = 0; k < NR_KINDS; k++) {
+		add(&s->c->copies[k], t->copies[k]);
+		add(&s->c->bytes[k], t->bytes[k]);
+	}
+	add(&s->c->pinned, t->pinned);
+	add(&s->c->pageable, t->pageable);
+	add(&s->c->sync, t->sync);
+	add(&s->c->async, t->async);
+	add(&s->c->batches, t->batches);
+	add(&s->c->readbacks, t->readbacks);
+	add(&s->c->verified, t->verified);
+	memset(t, 0, sizeof(*t));
 }
 
 /* A 2-D shape: @h rows of @w bytes, pitches @sp and @dp; 1-D: h = 1. */
@@ -270,7 +324,7 @@ static void print_op(const struct op *op)
 static struct op draw_op(struct stream *s, int slot, bool sync)
 {
 	struct op op = {
-		.batch = s->c->batches, .slot = slot, .sync = sync,
+		.batch = s->batches, .slot = slot, .sync = sync,
 		.sb = -1, .db = -1,
 	};
 	size_t sext, dext;
@@ -409,7 +463,8 @@ static void readback(struct stream *s)
 		explain(s, b, x);
 	}
 	s->nlog = 0;
-	add(&s->c->readbacks, 1);
+	s->stage.readbacks++;
+	commit(s);
 }
 
 static void batch(struct stream *s)
@@ -423,10 +478,12 @@ static void batch(struct stream *s)
 		return;
 	if (ACL(s, aclrtSynchronizeStreamWithTimeout(s->st, SYNC_MS)))
 		return;
+	__atomic_store_n(&s->c->queued, 0, __ATOMIC_RELAXED);
 	for (i = 0; i < s->npend; i++)
 		verify(s, s->pend[i].what, s->pend[i].got, s->pend[i].want,
 		       s->pend[i].len);
-	add(&s->c->batches, 1);
+	s->stage.batches++;
+	s->batches++;
 }
 
 static int stream_setup(struct stream *s)
@@ -508,15 +565,61 @@ static void *stream_main(void *arg)
 		if (!s->failed)
 			readback(s);
 	}
+	commit(s);	/* after a failure: what was moved, lost included */
 	stream_teardown(s);
 	add(&s->c->done, 1);
 	return NULL;
 }
 
-static int proc_main(int p)
+/*
+ * VmLck in kB of process @pid, 0: this one (what the driver charges
+ * host registrations to). -1: unknown.
+ */
+static long vmlck_kb(pid_t pid)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f;
+
+	if (pid)
+		snprintf(line, sizeof(line), "/proc/%d/status", (int)pid);
+	else
+		snprintf(line, sizeof(line), "/proc/self/status");
+	f = fopen(line, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "VmLck: %ld", &kb) == 1)
+			break;
+	}
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/*
+ * After aclFinalize: the locked memory the registrations charged must be
+ * back to what it was before aclInit (a file's release may be deferred).
+ */
+static bool check_locked(int p, int gen, long before)
+{
+	double end = now() + BALANCE_MS / 1000.0;
+	long after;
+
+	while ((after = vmlck_kb(0)) != before && now() < end)
+		usleep(50 * 1000);
+	if (after == before)
+		return true;
+	fprintf(stderr, PROG ": proc %d.%d: VmLck %ld kB before aclInit, %ld kB after"
+		" aclFinalize\n", p, gen, before, after);
+	add(&shared[p * o.streams].locked, after > before ? after - before : before - after);
+	return false;
+}
+
+/* Process slot @p, its generation @gen: 0 at start, +1 at each kill. */
+static int proc_main(int p, int gen)
 {
 	struct stream *ss = calloc(o.streams, sizeof(*ss));
 	pthread_t *tids = calloc(o.streams, sizeof(*tids));
+	long locked = vmlck_kb(0);
 	bool failed = false;
 	int i;
 
@@ -530,10 +633,13 @@ static int proc_main(int p)
 		struct stream *s = &ss[i];
 
 		s->proc = p;
+		s->gen = gen;
 		s->index = i;
 		s->dev = o.devs[(p * o.streams + i) % o.nr_devs];
 		s->c = &shared[p * o.streams + i];
-		s->rng = o.seed ^ ((uint64_t)p << 32 | (uint64_t)i);
+		/* Generation 0 draws what it drew before kills existed. */
+		s->rng = o.seed ^ ((uint64_t)p << 32 | (uint64_t)i) ^
+			 (uint64_t)gen << 48;
 		splitmix(&s->rng);
 		if (pthread_create(&tids[i], NULL, stream_main, s)) {
 			fprintf(stderr, PROG ": proc %d: pthread_create failed\n", p);
@@ -545,6 +651,8 @@ static int proc_main(int p)
 		failed |= ss[i].failed;
 	}
 	if (aclFinalize() != ACL_SUCCESS)
+		failed = true;
+	if (!check_locked(p, gen, locked))
 		failed = true;
 	return failed;
 }
@@ -572,6 +680,7 @@ static void sum(struct counters *t)
 		SUM(lost);
 		SUM(errors);
 		SUM(done);
+		SUM(locked);
 #undef SUM
 	}
 }
@@ -586,9 +695,24 @@ static uint64_t total(const uint64_t *v)
 	return t;
 }
 
-static void report(const struct counters *t, double secs, int bad_exits)
+/* The parent's view of the run: its processes and what became of them. */
+struct run {
+	pid_t pids[MAX_PROCS];	/* 0: the slot's last process has ended */
+	int gen[MAX_PROCS];	/* generation running in each slot */
+	bool killed[MAX_PROCS];	/* SIGKILLed by the schedule, not yet reaped */
+	int running, bad_exits;
+	int kills;
+	int victim;		/* slot drawn for the next kill, -1: none yet */
+	uint64_t krng;		/* the kill schedule's randomness */
+	double next_kill;
+	bool unbalanced;
+};
+
+static void report(const struct counters *t, double secs, const struct run *r)
 {
 	uint64_t bytes = total(t->bytes);
+	bool fail = t->lost || t->errors || r->bad_exits || r->unbalanced ||
+		    t->locked || !total(t->copies);
 	int k;
 
 	printf("%-8s %12s %16s\n", "kind", "copies", "bytes");
@@ -601,10 +725,115 @@ static void report(const struct counters *t, double secs, int bad_exits)
 	       t->pinned, t->pageable, t->async, t->sync, t->batches, t->readbacks);
 	printf(PROG ": %.0f s, copies %" PRIu64 ", bytes moved %" PRIu64
 	       " (%.1f MB/s), bytes verified %" PRIu64 ", bytes lost %" PRIu64
-	       ", errors %" PRIu64 ", failed processes %d: %s\n", secs,
+	       ", errors %" PRIu64 ", failed processes %d, kills %d (mid-batch),"
+	       " balances %s: %s\n", secs,
 	       total(t->copies), bytes, secs > 0 ? bytes / secs / 1e6 : 0.0,
-	       t->verified, t->lost, t->errors, bad_exits,
-	       t->lost || t->errors || bad_exits ? "FAIL" : "PASS");
+	       t->verified, t->lost, t->errors, r->bad_exits, r->kills,
+	       r->unbalanced || t->locked ? "DIFFER" : "equal",
+	       fail ? "FAIL" : "PASS");
+}
+
+/*
+ * What must be the same after the run as before it: pages pinned with
+ * FOLL_PIN system-wide, and each NPU's free device memory. Read in the
+ * parent, which never opens a device through libacl: the nodes are
+ * opened only for the GET_INFO ioctl, and closed before anything forks.
+ */
+struct balance {
+	long long pins;			/* -1: unknown */
+	long long mem_free[MAX_DEVS];	/* by acl device id, -1: unknown */
+};
+
+static long long pinned_pages(void)
+{
+	long long acq = -1, rel = -1, v;
+	char name[64];
+	FILE *f;
+
+	/* The counters are per-CPU, folded lazily: fold them now. */
+	f = fopen("/proc/sys/vm/stat_refresh", "w");
+	if (f) {
+		fputs("1\n", f);
+		fclose(f);
+	}
+	f = fopen("/proc/vmstat", "r");
+	while (f && fscanf(f, "%63s %lld", name, &v) == 2) {
+		if (!strcmp(name, "nr_foll_pin_acquired"))
+			acq = v;
+		else if (!strcmp(name, "nr_foll_pin_released"))
+			rel = v;
+	}
+	if (f)
+		fclose(f);
+	return acq < 0 || rel < 0 ? -1 : acq - rel;
+}
+
+static long long dev_mem_free(const struct npu_node *n)
+{
+	struct npu_dma_info info = { 0 };
+	int fd = open(n->node, O_RDWR | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = ioctl(fd, DRM_IOCTL_NPU_DMA_GET_INFO, &info);
+	close(fd);
+	return ret ? -1 : (long long)info.mem_free;
+}
+
+static void read_balance(struct balance *b)
+{
+	struct npu_node nodes[MAX_DEVS];
+	int i, n;
+
+	b->pins = pinned_pages();
+	n = npu_node_list("/sys", nodes, MAX_DEVS);
+	for (i = 0; i < MAX_DEVS; i++)
+		b->mem_free[i] = -1;
+	for (i = 0; i < o.nr_devs; i++) {
+		if (o.devs[i] < n)
+			b->mem_free[o.devs[i]] = dev_mem_free(&nodes[o.devs[i]]);
+	}
+}
+
+static bool same_balance(const struct balance *a, const struct balance *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+/*
+ * After the last process: poll until the balances are back (the release
+ * of a killed process's file may run later, from a work item), print
+ * them. Return: whether they are.
+ */
+static bool check_balance(const struct balance *start)
+{
+	double end = now() + BALANCE_MS / 1000.0;
+	struct balance b;
+	bool same;
+	int i, d;
+
+	while (read_balance(&b), !(same = same_balance(start, &b)) && now() < end)
+		usleep(100 * 1000);
+	printf(PROG ": balance: pinned pages %lld at start, %lld at end", start->pins,
+	       b.pins);
+	for (i = 0; i < MAX_DEVS; i++) {
+		for (d = 0; d < o.nr_devs && o.devs[d] != i; d++)
+			;
+		if (d < o.nr_devs)
+			printf("; device %d memory free %lld, %lld", i, start->mem_free[i],
+			       b.mem_free[i]);
+	}
+	printf(": %s\n", same ? "equal" : "DIFFER");
+	if (start->pins < 0)
+		fprintf(stderr, PROG ": pinned pages unknown (no nr_foll_pin_* in"
+			" /proc/vmstat)\n");
+	for (i = 0; i < o.nr_devs; i++) {
+		if (start->mem_free[o.devs[i]] < 0)
+			fprintf(stderr, PROG ": device %d: memory free unknown (GET_INFO"
+				" on its node failed; run as root)\n", o.devs[i]);
+	}
+	return same;
 }
 
 /*
@@ -658,7 +887,12 @@ static void usage(FILE *f)
 "for a time, comparing every byte moved with what it must be: H2D, D2H,\n"
 "D2D, 2-D copies and memsets, pinned and pageable host memory, sync and\n"
 "async calls, random sizes and offsets from one printed seed. Prints\n"
-"totals (copies, bytes moved, bytes verified, bytes lost).\n"
+"totals (copies, bytes moved, bytes verified, bytes lost, kills). A\n"
+"stream's figures count once a full read-back has checked them: the\n"
+"unfinished work of a killed process is neither counted nor lost. At the\n"
+"end, pinned pages (/proc/vmstat nr_foll_pin_*) and each device's free\n"
+"memory (GET_INFO) must be back to their start values, and each process's\n"
+"VmLck after aclFinalize to its value before aclInit.\n"
 "\n"
 "Options:\n"
 "  -t, --seconds N    how long to run (default %u)\n"
@@ -671,11 +905,14 @@ static void usage(FILE *f)
 "  -b, --dev-size N   bytes of each of a stream's two device buffers\n"
 "                     (default %zu)\n"
 "  -B, --batch N      operations between synchronisations (default %d)\n"
+"  -k, --kill-every N SIGKILL a random process every N seconds on average\n"
+"                     (uniform in 0..2N), while it has copies queued, and\n"
+"                     start a fresh one in its place; 0: no kills (default)\n"
 "  -v, --verbose      print the totals every 10 seconds\n"
 "  -h, --help         this text\n"
 "\n"
-"Exit status: 0 if no byte was lost and no call failed, 1 otherwise,\n"
-"2 on a usage error.\n",
+"Exit status: 0 if no byte was lost, no call failed and everything\n"
+"balanced, 1 otherwise, 2 on a usage error.\n",
 		o.seconds, o.procs, o.streams, o.max_len, o.dev_size, o.batch);
 }
 
@@ -699,6 +936,7 @@ static int parse_args(int argc, char **argv)
 		{ "max-len", required_argument, NULL, 'm' },
 		{ "dev-size", required_argument, NULL, 'b' },
 		{ "batch", required_argument, NULL, 'B' },
+		{ "kill-every", required_argument, NULL, 'k' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -707,7 +945,7 @@ static int parse_args(int argc, char **argv)
 	uint64_t v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "t:p:s:d:S:m:b:B:vh", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:p:s:d:S:m:b:B:k:vh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -732,7 +970,7 @@ static int parse_args(int argc, char **argv)
 			o.seconds = (unsigned int)v;
 			break;
 		case 'p':
-			if (!v || v > 64)
+			if (!v || v > MAX_PROCS)
 				goto bad;
 			o.procs = (int)v;
 			break;
@@ -760,6 +998,11 @@ static int parse_args(int argc, char **argv)
 				goto bad;
 			o.batch = (int)v;
 			break;
+		case 'k':
+			if (v > 86400)
+				goto bad;
+			o.kill_every = (unsigned int)v;
+			break;
 		}
 	}
 	if (optind != argc) {
@@ -782,12 +1025,140 @@ bad:
 	return -1;
 }
 
+/*
+ * The totals so far, with the pages pinned and the device memory in use
+ * now: the balances checked at the end are seen to move.
+ */
+static void progress(struct counters *t, double secs, const struct run *r,
+		     const struct balance *start)
+{
+	long long used = 0, locked = 0, kb;
+	struct balance b;
+	int i;
+
+	sum(t);
+	read_balance(&b);
+	for (i = 0; i < MAX_DEVS; i++)
+		used += start->mem_free[i] - b.mem_free[i];
+	for (i = 0; i < o.procs; i++) {
+		kb = r->pids[i] ? vmlck_kb(r->pids[i]) : 0;
+		locked += kb > 0 ? kb : 0;
+	}
+	printf(PROG ": %.0f s: copies %" PRIu64 ", bytes moved %" PRIu64
+	       ", verified %" PRIu64 ", lost %" PRIu64 ", errors %" PRIu64
+	       ", kills %d; pinned pages %lld, device memory in use %lld,"
+	       " VmLck %lld kB\n", secs, total(t->copies), total(t->bytes),
+	       t->verified, t->lost, t->errors, r->kills, b.pins - start->pins,
+	       used, locked);
+	fflush(stdout);
+}
+
+/* Slot @p's process, generation r->gen[p]. */
+static int spawn(struct run *r, int p)
+{
+	pid_t pid;
+	int i;
+
+	/* What a killed predecessor left must not pass for the new one's. */
+	for (i = 0; i < o.streams; i++)
+		__atomic_store_n(&shared[p * o.streams + i].queued, 0, __ATOMIC_RELAXED);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, PROG ": fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (!pid)
+		_exit(proc_main(p, r->gen[p]));
+	r->pids[p] = pid;
+	return 0;
+}
+
+/* Seconds until the next kill: uniform in (0, 2 * mean), from the seed. */
+static double kill_interval(struct run *r)
+{
+	return (splitmix(&r->krng) >> 11) * 0x1p-53 * 2 * o.kill_every;
+}
+
+/* Has slot @p's process async copies queued that it has not waited for? */
+static bool queued(int p)
+{
+	int i;
+
+	for (i = 0; i < o.streams; i++) {
+		if (__atomic_load_n(&shared[p * o.streams + i].queued, __ATOMIC_RELAXED))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The kill schedule: at each scheduled time a process slot is drawn from
+ * the seed; its process is SIGKILLed as soon as it has copies queued
+ * (checked at each turn of the parent's loop), so it dies mid-batch and
+ * the driver tears down work in flight, even when the slot's process is
+ * a replacement still setting up. Its replacement starts when it is
+ * reaped. The next time is drawn once the kill is done.
+ */
+static void kill_turn(struct run *r)
+{
+	int p = r->victim;
+
+	if (p < 0) {
+		if (now() < r->next_kill)
+			return;
+		r->victim = (int)below(&r->krng, o.procs);
+		r->next_kill += kill_interval(r);
+		return;
+	}
+	if (r->killed[p] || !queued(p))
+		return;		/* its replacement, or copies, to come */
+	if (!r->pids[p] || kill(r->pids[p], SIGKILL)) {
+		r->victim = -1;	/* it has ended by itself */
+		return;
+	}
+	r->killed[p] = true;
+	r->kills++;
+	r->victim = -1;
+	if (r->next_kill < now())
+		r->next_kill = now();
+	if (o.verbose)
+		printf(PROG ": killed process %d.%d (pid %d)\n", p, r->gen[p],
+		       (int)r->pids[p]);
+}
+
+/* A process ended: judge how, and replace it if the schedule killed it. */
+static void reaped(struct run *r, pid_t pid, int status)
+{
+	int p;
+
+	for (p = 0; p < o.procs && r->pids[p] != pid; p++)
+		;
+	if (p == o.procs)
+		return;
+	if (r->killed[p] && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+		r->killed[p] = false;
+		r->gen[p]++;
+		if (!spawn(r, p))
+			return;
+		r->bad_exits++;
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, PROG ": process %d.%d (pid %d): %s %d\n", p, r->gen[p],
+			(int)pid, WIFEXITED(status) ? "exit status" : "killed by signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		r->bad_exits++;
+	}
+	r->killed[p] = false;
+	r->pids[p] = 0;
+	r->running--;
+}
+
 int main(int argc, char **argv)
 {
-	int p, status, running, bad_exits = 0;
+	static struct run r;
 	double start, next_print;
+	struct balance bal;
 	struct counters t;
-	pid_t *pids;
+	int p, status;
 	size_t i;
 
 	if (parse_args(argc, argv))
@@ -801,70 +1172,70 @@ int main(int argc, char **argv)
 	       " devices", o.seed, o.procs, o.streams, o.seconds);
 	for (p = 0; p < o.nr_devs; p++)
 		printf("%c%d", p ? ',' : ' ', o.devs[p]);
-	printf(", copies up to %zu bytes, batches of %d\n", o.max_len, o.batch);
+	printf(", copies up to %zu bytes, batches of %d, ", o.max_len, o.batch);
+	if (o.kill_every)
+		printf("a kill every %u s on average\n", o.kill_every);
+	else
+		printf("no kills\n");
 	printf(PROG ": replay: " PROG " -S 0x%016" PRIx64 " -t %u -p %d -s %d -m %zu"
-	       " -b %zu -B %d\n", o.seed, o.seconds, o.procs, o.streams, o.max_len,
-	       o.dev_size, o.batch);
+	       " -b %zu -B %d -k %u\n", o.seed, o.seconds, o.procs, o.streams,
+	       o.max_len, o.dev_size, o.batch, o.kill_every);
 	fflush(stdout);
 
 	shared = mmap(NULL, sizeof(*shared) * o.procs * o.streams,
 		      PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	pids = calloc(o.procs, sizeof(*pids));
-	if (shared == MAP_FAILED || !pids) {
+	if (shared == MAP_FAILED) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return 1;
 	}
+	read_balance(&bal);
+	r.krng = o.seed ^ 0x6b696c6c;	/* "kill": apart from the streams' */
+	r.victim = -1;
 	start = now();
 	deadline = start + o.seconds;
+	r.next_kill = o.kill_every ? start + kill_interval(&r) : deadline + 1e9;
 	for (p = 0; p < o.procs; p++) {
-		pids[p] = fork();
-		if (pids[p] < 0) {
-			fprintf(stderr, PROG ": fork: %s\n", strerror(errno));
+		if (spawn(&r, p))
 			return 1;
-		}
-		if (!pids[p])
-			_exit(proc_main(p));
+		r.running++;
 	}
 
 	/* Wait; a process still running long after the deadline hangs. */
 	next_print = start + 10;
-	running = o.procs;
-	while (running) {
+	while (r.running) {
 		pid_t pid = waitpid(-1, &status, WNOHANG);
 
 		if (pid > 0) {
-			running--;
-			if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-				fprintf(stderr, PROG ": process %d: %s %d\n", (int)pid,
-					WIFEXITED(status) ? "exit status" : "killed by signal",
-					WIFEXITED(status) ? WEXITSTATUS(status) :
-					WTERMSIG(status));
-				bad_exits++;
-			}
+			reaped(&r, pid, status);
 			continue;
 		}
+		if (o.kill_every && now() < deadline)
+			kill_turn(&r);
 		if (now() > deadline + 2.0 * SYNC_MS / 1000) {
-			fprintf(stderr, PROG ": %d processes hang; killing them\n", running);
-			for (p = 0; p < o.procs; p++)
-				kill(pids[p], SIGKILL);
+			if (next_print < deadline + 1e9)
+				fprintf(stderr, PROG ": %d processes hang; killing them\n",
+					r.running);
+			for (p = 0; p < o.procs; p++) {
+				if (r.pids[p])
+					kill(r.pids[p], SIGKILL);
+			}
 			next_print = deadline + 1e9;
 		}
 		if (o.verbose && now() >= next_print) {
-			sum(&t);
-			printf(PROG ": %.0f s: copies %" PRIu64 ", bytes moved %" PRIu64
-			       ", verified %" PRIu64 ", lost %" PRIu64 ", errors %" PRIu64 "\n",
-			       now() - start, total(t.copies), total(t.bytes), t.verified,
-			       t.lost, t.errors);
-			fflush(stdout);
+			progress(&t, now() - start, &r, &bal);
 			next_print += 10;
 		}
-		usleep(100 * 1000);
+		usleep(10 * 1000);
 	}
 	sum(&t);
-	report(&t, now() - start, bad_exits);
 	for (i = 0; i < (size_t)o.procs * o.streams; i++) {
 		if (!shared[i].done)
-			bad_exits++;
+			r.bad_exits++;
 	}
-	return t.lost || t.errors || bad_exits || total(t.copies) == 0;
+	r.unbalanced = !check_balance(&bal);
+	printf(PROG ": balance: VmLck after aclFinalize as before aclInit in each"
+	       " process that exited: %s\n", t.locked ? "DIFFER" : "equal");
+	report(&t, now() - start, &r);
+	return t.lost || t.errors || r.bad_exits || r.unbalanced || t.locked ||
+	       total(t.copies) == 0;
 }
