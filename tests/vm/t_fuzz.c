@@ -9,7 +9,12 @@
  * one field mutated, random descriptors, random tails), eventfds closed
  * under their queues, registered memory unmapped while copies use it,
  * several files, queues and peer NPUs per process, a second thread
- * racing the first, and foreign processes holding the files.
+ * racing the first, and foreign processes holding the files. Arguments
+ * come now and then from a read-only page (the DRM core's copy-out
+ * fails); rings get complete batches of up to 300 members and 2-D
+ * copies of up to 4096 rows, host memory included; a quarter of the
+ * rounds run under tight budgets of outstanding work (module
+ * parameters: 16 jobs and 1 MiB of pins a queue).
  *
  * Each round forks a worker that runs a random program for about a
  * second from a seed derived from the run's seed; the worker exits with
@@ -69,6 +74,9 @@ struct fz_stats {
 	uint64_t races;
 	uint64_t rounds;
 	uint64_t killed;
+	uint64_t ro_args;	/* arguments passed in a read-only page */
+	uint64_t batches;	/* complete batches written to rings */
+	uint64_t tight;		/* rounds under tight budgets */
 	char fail[256];
 };
 
@@ -181,6 +189,8 @@ static struct fz_buf bufs[NR_BUFS];
  */
 #define ARENA		(1ULL << 30)
 static uint8_t *arena;
+/* A page the kernel can read but not write: copy-in works, copy-out fails. */
+static uint8_t *ro_page;
 /* A page followed by an unmapped one: arguments that straddle it fault. */
 static uint8_t *edge;
 
@@ -288,8 +298,9 @@ static void random_bytes(void *s, size_t size)
 }
 
 /*
- * Issue cmd with the valid-looking structure s: as is, with one field
- * mutated, as random bytes, or through a bad pointer.
+ * Issue cmd with the valid-looking structure s: as is, from a read-only
+ * page, with one field mutated, as random bytes, or through a bad
+ * pointer.
  */
 static int fz_call(int fd, unsigned long cmd, void *s, size_t size, int *mutated)
 {
@@ -299,6 +310,14 @@ static int fz_call(int fd, unsigned long cmd, void *s, size_t size, int *mutated
 	if (how < 45) {
 		*mutated = 0;
 		return fz_ioctl(fd, cmd, s);
+	}
+	if (how < 50 && size <= PAGE) {
+		/* Copy-out fails: what a create made stays the file's. */
+		mprotect(ro_page, PAGE, PROT_READ | PROT_WRITE);
+		memcpy(ro_page, s, size);
+		mprotect(ro_page, PAGE, PROT_READ);
+		stats->ro_args++;
+		return fz_ioctl(fd, cmd, ro_page);
 	}
 	if (how < 80)
 		mutate_struct(s, size);
@@ -706,17 +725,26 @@ static void valid_desc(struct fz_ctx *c, struct fz_queue *q, struct npu_dma_desc
 		break;
 	case NPU_DMA_OP_COPY_2D:
 		d->len = 1 + below(64);
-		d->height = 1 + (uint32_t)below(8);
+		/* Now and then tall: thousands of narrow rows. */
+		d->height = 1 + (uint32_t)below(chance(10) && !is_edu(c) ? 4096 : 8);
 		d->src_pitch = d->len + below(64);
 		d->dst_pitch = d->len + below(64);
-		d->src = dev_range(c, d->src_pitch * d->height);
-		d->dst = dev_range(c, d->dst_pitch * d->height);
+		d->src = dir == 0 ? host_side(c, d->src_pitch * d->height,
+					      NPU_DMA_DESC_F_SRC_HOST,
+					      NPU_DMA_DESC_F_SRC_PAGEABLE, &d->flags)
+				  : dev_range(c, d->src_pitch * d->height);
+		d->dst = dir == 1 ? host_side(c, d->dst_pitch * d->height,
+					      NPU_DMA_DESC_F_DST_HOST,
+					      NPU_DMA_DESC_F_DST_PAGEABLE, &d->flags)
+				  : dev_range(c, d->dst_pitch * d->height);
 		break;
 	case NPU_DMA_OP_FILL:
 		d->fill_size = (uint8_t)(1U << below(3));
 		d->len = (len + 3) & ~3ULL;
 		d->value = rnd() & ((1ULL << (8 * d->fill_size)) - 1);
-		d->dst = dev_range(c, d->len);
+		d->dst = dir == 1 ? host_side(c, d->len, NPU_DMA_DESC_F_DST_HOST,
+					      NPU_DMA_DESC_F_DST_PAGEABLE, &d->flags)
+				  : dev_range(c, d->len);
 		break;
 	case NPU_DMA_OP_COPY_INDIRECT:
 		/* Words wherever copies left them: most fail when they run. */
@@ -768,6 +796,41 @@ static void keep_writes_in_arena(struct npu_dma_desc *d)
 	d->dst = (uintptr_t)arena + d->dst % (ARENA / 2);
 }
 
+/*
+ * A complete batch at the tail: BATCH_BEGIN, up to 300 members (copies,
+ * 2-D copies and fills, host memory included; now and then one invalid),
+ * BATCH_END, all published with one doorbell. Return the new tail.
+ */
+static uint32_t write_batch(struct fz_ctx *c, struct fz_queue *q, uint32_t tail)
+{
+	struct npu_dma_desc *ring = (void *)((char *)q->map + NPU_DMA_QUEUE_RING_OFFSET);
+	uint32_t room = q->entries - 2, n = 1 + (uint32_t)below(room < 300 ? room : 300);
+	struct npu_dma_desc d;
+	uint32_t i;
+
+	if (is_edu(c) && n > 4)
+		n = 4;
+	memset(&d, 0, sizeof(d));
+	d.opcode = NPU_DMA_OP_BATCH_BEGIN;
+	ring[tail++ & (q->entries - 1)] = d;
+	for (i = 0; i < n; i++) {
+		do
+			valid_desc(c, q, &d);
+		while (d.opcode != NPU_DMA_OP_COPY && d.opcode != NPU_DMA_OP_COPY_2D &&
+		       d.opcode != NPU_DMA_OP_FILL && d.opcode != NPU_DMA_OP_NOP);
+		if (chance(2))
+			mutate_struct(&d, sizeof(d));
+		keep_writes_in_arena(&d);
+		ring[tail++ & (q->entries - 1)] = d;
+	}
+	memset(&d, 0, sizeof(d));
+	d.opcode = NPU_DMA_OP_BATCH_END;
+	ring[tail++ & (q->entries - 1)] = d;
+	stats->descs += n + 2;
+	stats->batches++;
+	return tail;
+}
+
 /* Fill n slots at the tail with descriptors; return the new tail. */
 static uint32_t write_descs(struct fz_ctx *c, struct fz_queue *q, uint32_t tail, int n)
 {
@@ -813,7 +876,10 @@ static void op_submit(struct fz_ctx *c)
 		n = 1 + (int)below(q->entries < 8 ? q->entries : 8);
 		if (is_edu(c) && n > 2)
 			n = 2;
-		tail = write_descs(c, q, tail, n);
+		if (q->entries >= 8 && chance(10))
+			tail = write_batch(c, q, tail);
+		else
+			tail = write_descs(c, q, tail, n);
 		switch (below(20)) {
 		case 0:
 			tail = (uint32_t)rnd();
@@ -1352,6 +1418,9 @@ static void worker(uint64_t seed, int teardown)
 			fz_fail("mmap: %d", errno);
 		bufs[i].mapped = 1;
 	}
+	ro_page = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ro_page == MAP_FAILED)
+		fz_fail("mmap: %d", errno);
 	edge = bufs[NR_BUFS - 1].p + BUF_LEN + PAGE;
 	if (mmap(edge, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
 		 MAP_FIXED, -1, 0) == MAP_FAILED)
@@ -1445,6 +1514,31 @@ static uint64_t env_u64(const char *name, uint64_t def)
 }
 
 /* Every NPU still copies byte-exact after the run. */
+/*
+ * The driver's budgets of outstanding work (module parameters): tight
+ * for some rounds, so that doorbells run into them (-EAGAIN, held-back
+ * work picked up later), the defaults otherwise.
+ */
+static void set_budgets(int tight)
+{
+	static const char *const names[] = {
+		"queue_max_jobs", "file_max_jobs", "queue_pinned_mb",
+		"file_pinned_mb", "total_pinned_mb",
+	};
+	static const char *const vals[2][5] = {
+		{ "16384", "65536", "1024", "2048", "4096" },
+		{ "16", "64", "1", "2", "3" },
+	};
+	char path[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/module/npu_dma/parameters/%s",
+			 names[i]);
+		ck_assert_int_eq(t_write_file(path, vals[tight][i]), 0);
+	}
+}
+
 static void check_npus_work(void)
 {
 	static uint8_t src[8192], dst[8192];
@@ -1495,10 +1589,12 @@ START_TEST(test_fuzz)
 	while (time(NULL) < end) {
 		uint64_t rseed = rnd();
 		int teardown = chance(50), kill_ms = chance(35) ? (int)below(1000) : -1;
-		int status, waited = 0;
+		int status, waited = 0, tight = chance(25);
 		pid_t pid;
 
 		round++;
+		set_budgets(tight);
+		stats->tight += tight;
 		pid = fork();
 		ck_assert_int_ge(pid, 0);
 		if (pid == 0)
@@ -1527,16 +1623,20 @@ START_TEST(test_fuzz)
 				     ") left state behind", round, rseed);
 	}
 	stats->rounds = round;
+	set_budgets(0);
 	check_npus_work();
 	printf("t_fuzz: %" PRIu64 " rounds (%" PRIu64 " killed), %" PRIu64 " ops, %"
 	       PRIu64 " ioctls (%" PRIu64 " succeeded), %" PRIu64
 	       " descriptors, %" PRIu64 " graphs, %" PRIu64 " GEM_CLOSEs, %" PRIu64
 	       " PRIME calls (%" PRIu64 " dma-bufs), %" PRIu64 " munmaps, %" PRIu64
 	       " eventfds closed under queues, %" PRIu64 " foreign-process probes, %"
-	       PRIu64 " rounds with a racing thread; nothing leaked\n", stats->rounds,
+	       PRIu64 " rounds with a racing thread, %" PRIu64 " arguments in read-only"
+	       " pages, %" PRIu64 " batches, %" PRIu64 " rounds under tight budgets;"
+	       " nothing leaked\n", stats->rounds,
 	       stats->killed, stats->ops, stats->ioctls, stats->ioctl_ok, stats->descs,
 	       stats->graphs, stats->gem_closes, stats->prime, stats->prime_ok, stats->munmaps,
-	       stats->efd_closed, stats->foreign, stats->races);
+	       stats->efd_closed, stats->foreign, stats->races, stats->ro_args,
+	       stats->batches, stats->tight);
 }
 END_TEST
 
