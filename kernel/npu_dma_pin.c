@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/userfaultfd_k.h>
 
 #include "npu_dma_queue.h"
 #include "npu_dma_trace.h"
@@ -115,6 +116,51 @@ static int npu_region_pin(struct npu_dma_region *r, unsigned int gup_flags)
 	return 0;
 }
 
+static bool npu_range_has_uffd(struct mm_struct *mm, unsigned long start,
+			       unsigned long end)
+{
+	struct vm_area_struct *vma;
+	bool armed = false;
+	VMA_ITERATOR(vmi, mm, start);
+
+	mmap_read_lock(mm);
+	for_each_vma_range(vmi, vma, end) {
+		if (userfaultfd_armed(vma)) {
+			armed = true;
+			break;
+		}
+	}
+	mmap_read_unlock(mm);
+	return armed;
+}
+
+/*
+ * A FOLL_LONGTERM pin cannot let a fault drop mmap_lock and retry, so a
+ * missing page of a userfaultfd range fails it with SIGBUS (and a
+ * DEBUG_VM stack dump) instead of waiting for the handler. Fault such a
+ * range in first the way a user access does, killably and with retries,
+ * so that registering it works as it does for any other memory and a
+ * handler that never answers leaves the caller killable. Ranges without
+ * userfaultfd skip this: the pin faults them in itself. A page another
+ * thread drops between the two (MADV_DONTNEED) still fails the pin with
+ * -EFAULT, as a pin of an unmapped page does.
+ */
+static int npu_region_prefault(struct npu_dma_region *r)
+{
+	unsigned long start = r->range.start & PAGE_MASK;
+	size_t len = r->nr_pages << PAGE_SHIFT;
+	void __user *p = (void __user *)start;
+	size_t left;
+
+	if (!npu_range_has_uffd(r->mm, start, start + len))
+		return 0;
+	left = r->writable ? fault_in_safe_writeable(p, len) :
+			     fault_in_readable(p, len);
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	return left ? -EFAULT : 0;
+}
+
 /*
  * Without an IOMMU a page above the DMA mask cannot be mapped (and the
  * DMA API warns): refuse it before mapping.
@@ -187,6 +233,9 @@ static struct npu_dma_region *npu_region_create(struct npu_dma_ctx *ctx,
 		if (ret)
 			goto err_free_pages;
 		r->accounted = true;
+		ret = npu_region_prefault(r);
+		if (ret)
+			goto err_unaccount;
 	}
 	ret = npu_region_pin(r, gup);
 	if (ret)

@@ -9,30 +9,43 @@
  * one field mutated, random descriptors, random tails), eventfds closed
  * under their queues, registered memory unmapped while copies use it,
  * several files, queues and peer NPUs per process, a second thread
- * racing the first, and foreign processes holding the files. Arguments
- * come now and then from a read-only page (the DRM core's copy-out
- * fails); rings get complete batches of up to 300 members and 2-D
- * copies of up to 4096 rows, host memory included; a quarter of the
- * rounds run under tight budgets of outstanding work (module
- * parameters: 16 jobs and 1 MiB of pins a queue).
+ * racing the first (on what the worker holds, and on the ids its
+ * creates are about to return: graph ids, GEM handles and queue ids
+ * just above the known ones, the address being registered), foreign
+ * processes holding the files, and children exec'd with a file
+ * inherited (not O_CLOEXEC in them). Arguments come now and then from a
+ * read-only page (the DRM core's copy-out fails); rings get complete
+ * batches of up to 300 members and 2-D copies of up to 4096 rows, host
+ * memory included; a quarter of the rounds run under tight budgets of
+ * outstanding work (module parameters: 16 jobs and 1 MiB of pins a
+ * queue, 3 MiB in all). In some rounds one host buffer is backed by a
+ * userfaultfd whose faults a thread serves, some late, or never (the
+ * round then ends with SIGKILL). In others ("parked" rounds) queues on
+ * up to four files are parked at host barriers and fed pageable copies,
+ * and the parent samples the pins meanwhile: never more than the
+ * module-wide budget (fz_pin_bound()).
  *
  * Each round forks a worker that runs a random program for about a
  * second from a seed derived from the run's seed; the worker exits with
  * or without cleaning up, or is killed with SIGKILL at a random moment.
  * After every round: no page left pinned (/proc/vmstat), every NPU's
  * free device memory, queue count and client list back to their start,
- * and the test's own open files unchanged. runtests.sh scans the kernel
- * log for warnings.
+ * the test's own open files, locked and pinned memory (VmLck, VmPin)
+ * unchanged, and the driver's job objects (the npu_dma_job slab, when
+ * it can be counted) back to their start count. runtests.sh scans the
+ * kernel log for warnings.
  *
  * Environment: NPU_FUZZ_SEED (replay a run; printed at the start),
  * NPU_FUZZ_SECONDS (default 45). See Documentation/security.rst.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
@@ -43,6 +56,7 @@
 #include <unistd.h>
 
 #include "npu_raw.h"
+#include "t_fuzz.h"
 #include "t_state.h"
 #include "t_vm.h"
 
@@ -77,6 +91,13 @@ struct fz_stats {
 	uint64_t ro_args;	/* arguments passed in a read-only page */
 	uint64_t batches;	/* complete batches written to rings */
 	uint64_t tight;		/* rounds under tight budgets */
+	uint64_t guesses;	/* racer's destroys of ids a create is about to give */
+	uint64_t uffd_rounds;	/* rounds with a userfaultfd-backed buffer */
+	uint64_t uffd_never;	/* of which its faults were never served */
+	uint64_t uffd_faults;	/* faults served */
+	uint64_t execs;		/* children exec'd with a file inherited */
+	uint64_t parked;	/* rounds of queues parked at barriers */
+	long pin_peak;		/* most pages seen pinned in a parked round */
 	char fail[256];
 };
 
@@ -180,6 +201,8 @@ struct fz_buf {
 
 static struct fz_ctx ctxs[MAX_CTX];
 static struct fz_buf bufs[NR_BUFS];
+/* The buffer backed by a userfaultfd in this round, or -1. */
+static int uffd_buf = -1;
 /*
  * The host buffers live in the middle of a PROT_NONE arena. The kernel
  * writes host memory wherever a descriptor says, and a mutated one may
@@ -230,6 +253,8 @@ static int cur_op;
  * may find it gone: the checks that expect success are off.
  */
 static volatile int racing, stop_racer;
+/* The address HOST_REGISTER is about to pin, for the racer to unregister. */
+static volatile uint64_t next_reg;
 
 /* A worker's own memory fault is a fuzzer bug or a broken mapping: say where. */
 static void on_fault(int sig, siginfo_t *si, void *uc)
@@ -494,11 +519,17 @@ static void op_free(struct fz_ctx *c)
 		untrack_handle(c, g.handle);
 }
 
-/* A range in one of the host buffers (which may be unmapped). */
+/*
+ * A range in one of the host buffers (which may be unmapped), more often
+ * the userfaultfd-backed one if there is one.
+ */
 static void host_range(__u64 *addr, __u64 *size, uint64_t cap)
 {
 	struct fz_buf *b = &bufs[below(NR_BUFS)];
 	uint64_t off = below(BUF_LEN - 1);
+
+	if (chance(25) && uffd_buf >= 0)
+		b = &bufs[uffd_buf];
 
 	*size = 1 + below(cap < BUF_LEN - off ? cap : BUF_LEN - off);
 	*addr = (uintptr_t)b->p + off;
@@ -518,6 +549,7 @@ static void op_register(struct fz_ctx *c)
 
 	host_range(&r.addr, &r.size, BUF_LEN);
 	r.flags = chance(20) ? NPU_DMA_HOST_F_READONLY : 0;
+	next_reg = r.addr;
 	if (fz_call(c->fd, DRM_IOCTL_NPU_DMA_HOST_REGISTER, &r, sizeof(r), &mutated) == 0) {
 		/* Copies into it would write wherever it is: keep only the arena's. */
 		if (c->nr_reg < MAX_REG && in_arena(r.addr, r.size)) {
@@ -1338,6 +1370,115 @@ static void op_foreign(void)
 		fz_fail("a forked process could use the worker's file (status %#x)", status);
 }
 
+/*
+ * The largest of @n ids, 4 bytes each @stride bytes apart from @first,
+ * read while the worker changes them. Ids and handles are allocated
+ * lowest free first (xa_alloc, idr_alloc), so the next create is likely
+ * to give one just above.
+ */
+/*
+ * A forked child execs, with one of the worker's files inherited: the
+ * test binary, whose main() then checks what an inheriting process may
+ * do (fz_exec_child()), or /bin/true. The files are opened O_CLOEXEC:
+ * the child clears it on its copy of the descriptor.
+ */
+static void op_exec(struct fz_ctx *c)
+{
+	struct fz_queue *q = c->nr_q ? &c->q[below(c->nr_q)] : NULL;
+	const char *prog = chance(80) ? "/proc/self/exe" : "/bin/true";
+	char env[128], *envp[] = { env, NULL };
+	char *argv[] = { "t_fuzz", NULL };
+	int status;
+	pid_t pid;
+
+	snprintf(env, sizeof(env), FZ_EXEC_ENV "=%d,%u,%" PRIu64 ",%zu", c->fd,
+		 q ? q->id : 0, q ? q->map_off : 0, q ? q->map_size : 0);
+	stats->execs++;
+	pid = fork();
+	if (pid < 0)
+		return;
+	if (pid == 0) {
+		fcntl(c->fd, F_SETFD, 0);
+		execve(prog, argv, envp);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		fz_fail("a child exec'd with the file inherited: status %#x", status);
+}
+
+static uint32_t top_id(const void *first, int n, size_t stride, int max)
+{
+	const volatile uint8_t *p = first;
+	uint32_t top = 0, v;
+	int i;
+
+	for (i = 0; i < n && i < max; i++) {
+		v = *(const volatile uint32_t *)(p + (size_t)i * stride);
+		if (v > top)
+			top = v;
+	}
+	return top;
+}
+
+/* Queue ids are global: one above the largest any file of the worker has. */
+static uint32_t top_queue(void)
+{
+	uint32_t top = 0, v;
+	int i;
+
+	for (i = 0; i < MAX_CTX; i++) {
+		v = top_id(&ctxs[i].q[0].id, *(volatile int *)&ctxs[i].nr_q,
+			   sizeof(ctxs[i].q[0]), MAX_Q);
+		if (v > top)
+			top = v;
+	}
+	return top;
+}
+
+/*
+ * Destroy or free what the worker's create is about to return, so that
+ * it goes between the create's publishing of the object and its
+ * copy-out: the graph, GEM handle or queue id just above the largest
+ * known (or a small one), the address HOST_REGISTER is pinning.
+ */
+static void racer_guess(struct fz_ctx *c, int fd, int k)
+{
+	union {
+		struct npu_dma_graph_destroy g;
+		struct drm_gem_close f;
+		struct npu_dma_queue_destroy d;
+		struct npu_dma_host_unregister u;
+	} a;
+	uint32_t top, imp;
+
+	memset(&a, 0, sizeof(a));
+	stats->guesses++;
+	switch (k % 4) {
+	case 0:
+		top = top_id(c->graph, *(volatile int *)&c->nr_graph, sizeof(c->graph[0]),
+			     MAX_GRAPH);
+		a.g.graph_id = k & 4 ? 1 + (uint32_t)(k >> 3) % 8 : top + 1 + (k >> 3) % 2;
+		ioctl(fd, DRM_IOCTL_NPU_DMA_GRAPH_DESTROY, &a);
+		break;
+	case 1:
+		top = top_id(&c->alloc[0].handle, *(volatile int *)&c->nr_alloc,
+			     sizeof(c->alloc[0]), MAX_ALLOC);
+		imp = top_id(c->imported, *(volatile int *)&c->nr_imported,
+			     sizeof(c->imported[0]), MAX_HANDLES);
+		a.f.handle = (top > imp ? top : imp) + 1 + (uint32_t)(k >> 3) % 3;
+		ioctl(fd, DRM_IOCTL_GEM_CLOSE, &a);
+		break;
+	case 2:
+		a.d.queue_id = top_queue() + 1 + (uint32_t)(k >> 3) % 2;
+		ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &a);
+		break;
+	default:
+		a.u.addr = next_reg;
+		ioctl(fd, DRM_IOCTL_NPU_DMA_HOST_UNREGISTER, &a);
+		break;
+	}
+}
+
 static void *racer(void *arg)
 {
 	uint64_t st = (uintptr_t)arg;
@@ -1359,7 +1500,7 @@ static void *racer(void *arg)
 		if (fd < 0)
 			continue;
 		memset(&a, 0, sizeof(a));
-		switch ((st >> 20) % 8) {
+		switch ((st >> 20) % 12) {
 		case 0:
 		case 1:
 		case 2:
@@ -1385,15 +1526,115 @@ static void *racer(void *arg)
 			a.u.addr = nr > 0 ? c->reg[k % nr].addr : 0;
 			ioctl(fd, DRM_IOCTL_NPU_DMA_HOST_UNREGISTER, &a);
 			break;
-		default:
+		case 7:
 			ioctl(fd, DRM_IOCTL_NPU_DMA_GET_INFO, &a);
+			break;
+		default:
+			racer_guess(c, fd, k);
 			break;
 		}
 	}
 	return NULL;
 }
 
-static void worker(uint64_t seed, int teardown)
+#define PARK_QUEUES	(2 * MAX_CTX)
+
+/* Stop @q at a HOST_BARRIER that nobody releases but park_worker(). */
+static void park_queue(struct npu_raw_queue *q)
+{
+	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_HOST_BARRIER };
+
+	if (q->ctrl->sq_tail - q->ctrl->sq_head >= q->entries)
+		return;
+	npu_raw_push(q, &d);
+	fz_ioctl(q->fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &(struct npu_dma_queue_submit){
+		.queue_id = q->id });
+}
+
+/*
+ * Up to two parked queues on a new file of a simulated NPU (edu cards
+ * copy too little at a time), each with the file's allocation into
+ * @dev: how many.
+ */
+static int park_file(struct npu_raw_queue *q, uint64_t *dev)
+{
+	int i, n = 1 + (int)below(2), npu = (int)below(nr_npus), fd;
+	uint64_t mem;
+
+	if (infos[npu].backend == NPU_DMA_BACKEND_EDU)
+		return 0;
+	fd = npu_raw_open(npu);
+	if (fd < 0 || npu_raw_alloc(fd, BUF_LEN, 0, &mem, NULL))
+		fz_fail("parked round: open or alloc on npu %d", npu);
+	for (i = 0; i < n; i++) {
+		if (npu_raw_queue_create(fd, 64, &q[i]))
+			fz_fail("parked round: QUEUE_CREATE on npu %d", npu);
+		dev[i] = mem;
+		park_queue(&q[i]);
+	}
+	return n;
+}
+
+/*
+ * A parked round: up to four files with queues parked at host barriers,
+ * fed single pageable copies (one host buffer may be the
+ * userfaultfd-backed one) and doorbells until the budgets refuse them
+ * with -EAGAIN; now and then a barrier is released, and the queue parked
+ * again behind what it ran. One thread rings: the parent's bound on the
+ * pins (fz_pin_bound()) counts on it.
+ */
+static void park_worker(int teardown)
+{
+	struct npu_raw_queue q[PARK_QUEUES];
+	uint64_t dev[PARK_QUEUES], qdev;
+	struct timespec t0, t;
+	int i, nq = 0, files = 1 + (int)below(MAX_CTX);
+
+	for (i = 0; i < files; i++)
+		nq += park_file(&q[nq], &dev[nq]);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (nq) {
+		struct npu_raw_queue *p = &q[below(nq)];
+		struct npu_dma_desc d;
+		__u64 addr, size;
+		uint64_t b;
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 > 1000)
+			break;
+		stats->ops++;
+		qdev = dev[p - q];
+		host_range(&addr, &size, BUF_LEN);
+		if (chance(50))
+			d = npu_raw_copy(qdev, addr, size,
+					 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
+		else
+			d = npu_raw_copy(addr, qdev, size,
+					 NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE);
+		if (p->ctrl->sq_tail - p->ctrl->sq_head < p->entries - 2) {
+			npu_raw_push(p, &d);
+			stats->descs++;
+		}
+		fz_ioctl(p->fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT,
+			 &(struct npu_dma_queue_submit){ .queue_id = p->id });
+		b = __atomic_load_n(&p->ctrl->barrier_seq, __ATOMIC_ACQUIRE);
+		if (b && chance(3)) {
+			npu_raw_release(p, b);
+			park_queue(p);
+		}
+	}
+	if (teardown)
+		for (i = 0; i < nq; i++)
+			if (!i || q[i].fd != q[i - 1].fd)
+				close(q[i].fd);
+	_exit(0);
+}
+
+/*
+ * One round's worker: @teardown, close everything before exiting; @uffd,
+ * how one host buffer's faults are served; @park, a parked round.
+ */
+static void worker(uint64_t seed, int teardown, enum fz_uffd_mode uffd, int park)
 {
 	pthread_t racer_thread;
 	struct sigaction sa = { .sa_handler = on_alarm };
@@ -1425,6 +1666,11 @@ static void worker(uint64_t seed, int teardown)
 	if (mmap(edge, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
 		 MAP_FIXED, -1, 0) == MAP_FAILED)
 		fz_fail("mmap: %d", errno);
+	uffd_buf = (int)below(NR_BUFS);
+	if (fz_uffd_buffer(bufs[uffd_buf].p, BUF_LEN, uffd, rnd(), &stats->uffd_faults))
+		uffd_buf = -1;
+	if (park)
+		park_worker(teardown);
 	op_open();
 	if (chance(30)) {
 		sigset_t all, old;
@@ -1492,6 +1738,8 @@ static void worker(uint64_t seed, int teardown)
 			op_mmap_events(c);
 		else if (op < 98)
 			op_foreign();
+		else if (op < 99 && chance(20))
+			op_exec(c);
 		else if (chance(30))
 			close_ctx(c);
 	}
@@ -1513,63 +1761,15 @@ static uint64_t env_u64(const char *name, uint64_t def)
 	return s && *s ? strtoull(s, NULL, 0) : def;
 }
 
-/* Every NPU still copies byte-exact after the run. */
-/*
- * The driver's budgets of outstanding work (module parameters): tight
- * for some rounds, so that doorbells run into them (-EAGAIN, held-back
- * work picked up later), the defaults otherwise.
- */
-static void set_budgets(int tight)
-{
-	static const char *const names[] = {
-		"queue_max_jobs", "file_max_jobs", "queue_pinned_mb",
-		"file_pinned_mb", "total_pinned_mb",
-	};
-	static const char *const vals[2][5] = {
-		{ "16384", "65536", "1024", "2048", "4096" },
-		{ "16", "64", "1", "2", "3" },
-	};
-	char path[128];
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "/sys/module/npu_dma/parameters/%s",
-			 names[i]);
-		ck_assert_int_eq(t_write_file(path, vals[tight][i]), 0);
-	}
-}
-
-static void check_npus_work(void)
-{
-	static uint8_t src[8192], dst[8192];
-	struct npu_raw_queue q;
-	struct npu_dma_desc d;
-	uint64_t dev;
-	int i, fd;
-
-	for (i = 0; i < nr_npus; i++) {
-		fd = npu_raw_open(i);
-		ck_assert_int_ge(fd, 0);
-		ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev, NULL), 0);
-		ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
-		t_pattern_fill(src, 4096, (uint32_t)i + 77);
-		memset(dst, 0, sizeof(dst));
-		d = npu_raw_copy(dev, (uintptr_t)src, 4096,
-				 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
-		ck_assert_int_eq(npu_raw_run(&q, &d), 0);
-		d = npu_raw_copy((uintptr_t)dst, dev, 4096,
-				 NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE);
-		ck_assert_int_eq(npu_raw_run(&q, &d), 0);
-		ck_assert_uint_eq(t_pattern_check(dst, 4096, (uint32_t)i + 77), 4096);
-		npu_raw_queue_destroy(&q);
-		close(fd);
-	}
-}
+/* fz_pin_bound() of the last parked round, for the summary. */
+static long park_bound;
 
 START_TEST(test_fuzz)
 {
-	struct timespec now, ts = { 0, 20 * 1000000L };
+	struct timespec now;
 	uint64_t seed, seconds, round = 0;
+	int have_uffd = fz_uffd_probe();
+	struct fz_res res;
 	struct t_state start;
 	time_t end;
 
@@ -1584,67 +1784,88 @@ START_TEST(test_fuzz)
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ck_assert_ptr_ne(stats, MAP_FAILED);
 	t_state_get(&start, nr_npus);
+	fz_res_get(&res);
 	end = time(NULL) + (time_t)seconds;
 	rng_state = seed;
 	while (time(NULL) < end) {
 		uint64_t rseed = rnd();
 		int teardown = chance(50), kill_ms = chance(35) ? (int)below(1000) : -1;
-		int status, waited = 0, tight = chance(25);
+		int status, tight = chance(25);
+		/* Drawn whether or not this kernel has them: seeds replay anywhere. */
+		int uffd = chance(15), never = chance(25), late_kill = 200 + (int)below(800);
+		int park = chance(12);
+		enum fz_uffd_mode umode = !uffd || !have_uffd ? FZ_UFFD_NONE :
+					  never ? FZ_UFFD_NEVER : FZ_UFFD_SLOW;
+		struct fz_round r = {
+			.n = ++round, .seed = rseed, .park = park,
+			.unit = BUF_LEN / PAGE + 1,	/* park_worker()'s largest copy */
+		};
 		pid_t pid;
 
-		round++;
-		set_budgets(tight);
+		/* Faults never served hold the worker until it is killed. */
+		if (umode == FZ_UFFD_NEVER && kill_ms < 0)
+			kill_ms = late_kill;
+		/* Under the defaults a parked round would not meet the budget. */
+		tight |= park;
+		r.kill_ms = kill_ms;
+		fz_set_budgets(tight);
 		stats->tight += tight;
+		stats->parked += park;
+		stats->uffd_rounds += umode != FZ_UFFD_NONE;
+		stats->uffd_never += umode == FZ_UFFD_NEVER;
+		r.pins = start.pins;
 		pid = fork();
 		ck_assert_int_ge(pid, 0);
 		if (pid == 0)
-			worker(rseed, teardown);
-		if (kill_ms >= 0) {
-			usleep((useconds_t)kill_ms * 1000);
-			kill(pid, SIGKILL);
-		}
-		/* A worker that does not end within 60 s hangs in the kernel. */
-		while (waitpid(pid, &status, WNOHANG) == 0) {
-			if (++waited > 3000) {
-				kill(pid, SIGKILL);
-				ck_abort_msg("round %" PRIu64 " (seed 0x%016" PRIx64
-					     ") hangs", round, rseed);
-			}
-			nanosleep(&ts, NULL);
-		}
+			worker(rseed, teardown, umode, park);
+		status = fz_wait_worker(pid, &r, &stats->pin_peak);
+		if (park)
+			park_bound = fz_pin_bound(r.unit);
 		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && kill_ms >= 0)
 			stats->killed++;
 		else if (!WIFEXITED(status) || WEXITSTATUS(status))
 			ck_abort_msg("round %" PRIu64 " (seed 0x%016" PRIx64
 				     ") worker status %#x: %s", round, rseed, status,
 				     stats->fail);
-		if (!t_state_back(&start))
+		if (!t_state_back(&start) || !fz_res_back(&res))
 			ck_abort_msg("round %" PRIu64 " (seed 0x%016" PRIx64
 				     ") left state behind", round, rseed);
 	}
 	stats->rounds = round;
-	set_budgets(0);
-	check_npus_work();
+	fz_set_budgets(0);
+	fz_check_npus_work(nr_npus);
 	printf("t_fuzz: %" PRIu64 " rounds (%" PRIu64 " killed), %" PRIu64 " ops, %"
 	       PRIu64 " ioctls (%" PRIu64 " succeeded), %" PRIu64
 	       " descriptors, %" PRIu64 " graphs, %" PRIu64 " GEM_CLOSEs, %" PRIu64
 	       " PRIME calls (%" PRIu64 " dma-bufs), %" PRIu64 " munmaps, %" PRIu64
 	       " eventfds closed under queues, %" PRIu64 " foreign-process probes, %"
-	       PRIu64 " rounds with a racing thread, %" PRIu64 " arguments in read-only"
-	       " pages, %" PRIu64 " batches, %" PRIu64 " rounds under tight budgets;"
+	       PRIu64 " rounds with a racing thread (%" PRIu64 " guesses of ids being"
+	       " created), %" PRIu64 " arguments in read-only pages, %" PRIu64
+	       " batches, %" PRIu64 " rounds under tight budgets, %" PRIu64
+	       " rounds with a userfaultfd buffer (%" PRIu64 " never served, %" PRIu64
+	       " faults served), %" PRIu64 " execs with a file inherited, %" PRIu64
+	       " parked rounds (at most %ld pages pinned of %ld), job slab %s;"
 	       " nothing leaked\n", stats->rounds,
 	       stats->killed, stats->ops, stats->ioctls, stats->ioctl_ok, stats->descs,
 	       stats->graphs, stats->gem_closes, stats->prime, stats->prime_ok, stats->munmaps,
-	       stats->efd_closed, stats->foreign, stats->races, stats->ro_args,
-	       stats->batches, stats->tight);
+	       stats->efd_closed, stats->foreign, stats->races, stats->guesses,
+	       stats->ro_args, stats->batches, stats->tight, stats->uffd_rounds,
+	       stats->uffd_never, stats->uffd_faults, stats->execs, stats->parked,
+	       stats->pin_peak, park_bound, res.jobs >= 0 ? "checked" : "not checked");
 }
 END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("t_fuzz");
-	TCase *tc = tcase_create("fuzz");
+	const char *exec_arg = getenv(FZ_EXEC_ENV);
+	Suite *s;
+	TCase *tc;
 
+	/* A child the worker exec'd with one of its files. */
+	if (exec_arg)
+		return fz_exec_child(exec_arg);
+	s = suite_create("t_fuzz");
+	tc = tcase_create("fuzz");
 	if (geteuid() != 0 || !npu_raw_present())
 		return T_EXIT_SKIP;
 	tcase_set_timeout(tc, (double)env_u64("NPU_FUZZ_SECONDS", 45) + 240);

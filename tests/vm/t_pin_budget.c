@@ -17,13 +17,16 @@
  *   rest up by itself once the barrier is released.
  * - A doorbell pinning a userfaultfd-backed buffer nobody serves blocks
  *   its caller, and only it: SIGKILL ends the wait, the process exits,
- *   nothing stays pinned.
+ *   nothing stays pinned. The same for HOST_REGISTER of such a buffer;
+ *   registering one whose faults are served works, and copies from it
+ *   carry the bytes the handler served (kernel/npu_dma_pin.c).
  * The module parameters are put back after each test.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -282,11 +285,127 @@ START_TEST(test_parked_queue_jobs_within_budget)
 }
 END_TEST
 
-/* The child: a doorbell pinning a buffer whose faults nobody serves. */
-static void uffd_child(int ready)
+/*
+ * @size bytes of anonymous memory whose missing pages are reported to the
+ * userfaultfd returned in @uffd; MAP_FAILED if that cannot be set up.
+ */
+static void *uffd_map(size_t size, int *uffd)
 {
 	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg;
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	void *buf;
+
+	*uffd = (int)syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (*uffd < 0 || ioctl(*uffd, UFFDIO_API, &api))
+		return MAP_FAILED;
+	buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	reg.range.start = (uintptr_t)buf;
+	reg.range.len = size;
+	if (buf == MAP_FAILED || ioctl(*uffd, UFFDIO_REGISTER, &reg))
+		return MAP_FAILED;
+	return buf;
+}
+
+/* The byte at @off of a page the server fills: its page index and offset. */
+static uint8_t served_byte(size_t off)
+{
+	return (uint8_t)(off / PAGE * 31 + off % PAGE);
+}
+
+struct uffd_server {
+	int uffd;	/* O_NONBLOCK: poll() of a blocking one says EPOLLERR */
+	int stop[2];	/* a byte written to stop[1] ends the server */
+	uint8_t *base;
+	int served;
+};
+
+/* Serves every fault with served_byte() until told to stop. */
+static void *uffd_serve(void *arg)
+{
+	static uint8_t page[PAGE];
+	struct uffd_server *u = arg;
+	struct pollfd pfd[2] = {
+		{ .fd = u->uffd, .events = POLLIN },
+		{ .fd = u->stop[0], .events = POLLIN },
+	};
+	struct uffdio_copy copy = { .src = (uintptr_t)page, .len = PAGE };
+	struct uffd_msg m;
+	size_t off, i;
+
+	while (poll(pfd, 2, -1) > 0 && !pfd[1].revents) {
+		if (read(u->uffd, &m, sizeof(m)) != sizeof(m) ||
+		    m.event != UFFD_EVENT_PAGEFAULT)
+			continue;
+		off = (m.arg.pagefault.address & ~(uint64_t)(PAGE - 1)) -
+		      (uintptr_t)u->base;
+		for (i = 0; i < PAGE; i++)
+			page[i] = served_byte(off + i);
+		copy.dst = (uintptr_t)u->base + off;
+		if (!ioctl(u->uffd, UFFDIO_COPY, &copy))
+			u->served++;
+	}
+	return NULL;
+}
+
+/*
+ * HOST_REGISTER of a userfaultfd range works as for any memory: its pages
+ * are faulted in through the handler (a FOLL_LONGTERM pin alone cannot
+ * wait for one), and a copy from the registration carries what it served.
+ */
+START_TEST(test_uffd_register_served)
+{
+	struct uffd_server u = { 0 };
+	struct npu_raw_queue q;
+	struct npu_dma_desc d;
+	uint64_t dev;
+	uint32_t handle;
+	uint8_t *back;
+	pthread_t th;
+	size_t i;
+	int fd;
+
+	u.base = uffd_map(CHUNK, &u.uffd);
+	ck_assert_ptr_ne(u.base, MAP_FAILED);
+	ck_assert_int_eq(fcntl(u.uffd, F_SETFL, O_NONBLOCK), 0);
+	ck_assert_int_eq(pipe(u.stop), 0);
+	ck_assert_int_eq(pthread_create(&th, NULL, uffd_serve, &u), 0);
+	fd = npu_raw_open(sim);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, CHUNK, 0, &dev, &handle), 0);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	back = map_buf(CHUNK);
+
+	ck_assert_int_eq(npu_raw_register(fd, u.base, CHUNK, 0), 0);
+	d = npu_raw_copy(dev, (uintptr_t)u.base, CHUNK, NPU_DMA_DESC_F_SRC_HOST);
+	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+	d = d2h(back, dev, CHUNK);
+	ck_assert_int_eq(npu_raw_run(&q, &d), 0);
+	for (i = 0; i < CHUNK; i++)
+		ck_assert_msg(back[i] == served_byte(i), "byte %zu: 0x%02x",
+			      i, back[i]);
+	ck_assert_int_eq(npu_raw_unregister(fd, u.base), 0);
+
+	ck_assert_int_eq(write(u.stop[1], "x", 1), 1);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	close(u.uffd);
+	close(u.stop[0]);
+	close(u.stop[1]);
+	ck_assert_int_eq(u.served, CHUNK / PAGE);
+	npu_raw_queue_destroy(&q);
+	ck_assert_int_eq(npu_raw_free(fd, handle), 0);
+	close(fd);
+	munmap(u.base, CHUNK);
+	munmap(back, CHUNK);
+}
+END_TEST
+
+/*
+ * The child: pins a buffer whose faults nobody serves, by a pageable copy's
+ * doorbell or (@reg) by HOST_REGISTER.
+ */
+static void uffd_child(int ready, bool reg)
+{
 	struct npu_raw_queue q;
 	struct npu_dma_desc d;
 	uint32_t handle;
@@ -294,16 +413,9 @@ static void uffd_child(int ready)
 	int fd, uffd;
 	void *buf;
 
-	uffd = (int)syscall(__NR_userfaultfd, O_CLOEXEC);
-	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
-		_exit(2);
-	buf = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	reg.range.start = (uintptr_t)buf;
-	reg.range.len = CHUNK;
-	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	buf = uffd_map(CHUNK, &uffd);
 	fd = npu_raw_open(sim);
-	if (buf == MAP_FAILED || ioctl(uffd, UFFDIO_REGISTER, &reg) || fd < 0 ||
+	if (buf == MAP_FAILED || fd < 0 ||
 	    npu_raw_alloc(fd, CHUNK, 0, &dev, &handle) ||
 	    npu_raw_queue_create(fd, 64, &q))
 		_exit(2);
@@ -311,11 +423,14 @@ static void uffd_child(int ready)
 	npu_raw_push(&q, &d);
 	if (write(ready, "x", 1) != 1)
 		_exit(2);
-	doorbell(&q);
+	if (reg)
+		npu_raw_register(fd, buf, CHUNK, 0);
+	else
+		doorbell(&q);
 	_exit(3);	/* the fault was served: nobody does */
 }
 
-START_TEST(test_uffd_pin_ends_with_its_owner)
+static void uffd_pin_ends_with_its_owner(bool reg)
 {
 	int pfd[2], status, i;
 	long pins;
@@ -328,7 +443,7 @@ START_TEST(test_uffd_pin_ends_with_its_owner)
 	ck_assert_int_ge(pid, 0);
 	if (!pid) {
 		close(pfd[0]);
-		uffd_child(pfd[1]);
+		uffd_child(pfd[1], reg);
 	}
 	close(pfd[1]);
 	if (read(pfd[0], &c, 1) != 1) {
@@ -348,6 +463,18 @@ START_TEST(test_uffd_pin_ends_with_its_owner)
 	for (i = 0; i < 100 && t_pins_held() != pins; i++)
 		usleep(20000);
 	ck_assert_int_eq(t_pins_held(), pins);
+}
+
+START_TEST(test_uffd_pin_ends_with_its_owner)
+{
+	uffd_pin_ends_with_its_owner(false);
+}
+END_TEST
+
+/* The same for a registration: it waits killably, as a user access does. */
+START_TEST(test_uffd_register_ends_with_its_owner)
+{
+	uffd_pin_ends_with_its_owner(true);
 }
 END_TEST
 
@@ -372,11 +499,14 @@ static Suite *budget_suite(void)
 	tcase_add_test(tc, test_worker_never_pins);
 	tcase_add_test(tc, test_parked_queue_pins_within_budget);
 	tcase_add_test(tc, test_parked_queue_jobs_within_budget);
-	if (have_uffd())
+	if (have_uffd()) {
 		tcase_add_test(tc, test_uffd_pin_ends_with_its_owner);
-	else
+		tcase_add_test(tc, test_uffd_register_served);
+		tcase_add_test(tc, test_uffd_register_ends_with_its_owner);
+	} else {
 		printf("t_pin_budget: no userfaultfd in this kernel: "
-		       "test_uffd_pin_ends_with_its_owner skipped\n");
+		       "the three userfaultfd tests skipped\n");
+	}
 	suite_add_tcase(s, tc);
 	return s;
 }
