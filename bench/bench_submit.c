@@ -18,19 +18,10 @@
  *
  *   bench_submit [-d dev] [-n calls] [-j]
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
-#include <drm/npu_dma_accel.h>
-
-#include "bench_util.h"
-
-/* Far past the driver's DRM_NPU_DMA_* numbers: rejected by the core. */
-#define NULL_IOCTL	DRM_IO(DRM_COMMAND_END - 1)
+#include "bench_null.h"
 
 struct opts {
 	int dev;
@@ -49,30 +40,9 @@ struct submit_env {
 	aclrtEvent e;
 };
 
-/* The null ioctl must fail as the DRM core fails an unknown number. */
-static void check_null_ioctl(int fd, const char *node)
-{
-	if (ioctl(fd, NULL_IOCTL, 0) == 0 || errno != EINVAL) {
-		fprintf(stderr, "bench_submit: null ioctl on %s: %s, not EINVAL\n",
-			node, strerror(errno));
-		exit(1);
-	}
-}
-
 static void env_init(struct submit_env *env, int dev)
 {
-	struct npu_node n;
-
-	if (bench_npu(dev, &n)) {
-		fprintf(stderr, "bench_submit: no NPU for device %d\n", dev);
-		exit(1);
-	}
-	env->fd = open(n.node, O_RDWR | O_CLOEXEC);
-	if (env->fd < 0) {
-		perror(n.node);
-		exit(1);
-	}
-	check_null_ioctl(env->fd, n.node);
+	env->fd = bench_null_open("bench_submit", dev);
 	BENCH_ACL(aclrtMalloc(&env->dbig, BIG, ACL_MEM_MALLOC_HUGE_FIRST));
 	BENCH_ACL(aclrtMalloc(&env->dbig2, BIG, ACL_MEM_MALLOC_HUGE_FIRST));
 	BENCH_ACL(aclrtMalloc(&env->dsmall, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
@@ -100,8 +70,7 @@ static double null_ioctl_round(struct submit_env *env, int calls)
 	int i;
 
 	for (i = 0; i < calls; i++)
-		if (ioctl(env->fd, NULL_IOCTL, 0) == 0)
-			exit(1);	/* must fail: it is no command */
+		bench_null_ioctl(env->fd);
 	return (bench_now() - t) / calls;
 }
 

@@ -43,6 +43,11 @@
 
 #define NPU_DMA_QUEUE_BUDGET		32
 
+static unsigned int inline_max_bytes = 65536;
+module_param(inline_max_bytes, uint, 0644);
+MODULE_PARM_DESC(inline_max_bytes,
+		 "Most bytes a doorbell with NPU_DMA_SUBMIT_F_INLINE runs in its caller's context (0: never; default 65536)");
+
 static DEFINE_XARRAY_ALLOC1(npu_dma_queue_ids);
 static struct workqueue_struct *npu_dma_wq;
 static struct kmem_cache *npu_dma_job_cache;
@@ -121,11 +126,12 @@ static struct npu_dma_queue *npu_queue_get(struct npu_dma_ctx *ctx, u32 id)
  * zero, the id must name a queue of this context.
  */
 static struct npu_dma_queue *npu_queue_from_arg(struct npu_dma_ctx *ctx, u32 id,
-						u32 flags, const __u64 reserved[2])
+						u32 flags, u32 valid,
+						const __u64 reserved[2])
 {
 	struct npu_dma_queue *q;
 
-	if (flags || reserved[0] || reserved[1])
+	if ((flags & ~valid) || reserved[0] || reserved[1])
 		return ERR_PTR(-EINVAL);
 	q = npu_queue_get(ctx, id);
 	return q ? q : ERR_PTR(-ENOENT);
@@ -484,14 +490,27 @@ static void npu_queue_charge(struct npu_dma_queue *q, u64 t0)
 		atomic64_add(t1 - t0, &q->ctx->engine_ns);
 }
 
+/* The end of a run: what retired is charged, signalled, and unblocks WAITs. */
+static void npu_queue_run_done(struct npu_dma_queue *q, u64 t0, bool retired)
+{
+	if (!retired)
+		return;
+	npu_queue_charge(q, t0);
+	if (q->efd)
+		npu_dma_eventfd_signal(q->efd);
+	npu_queue_kick_waiting();
+}
+
 static void npu_queue_work(struct work_struct *work)
 {
 	struct npu_dma_queue *q = container_of(work, struct npu_dma_queue, work);
 	int budget = NPU_DMA_QUEUE_BUDGET;
 	bool entered, retired = false;
-	u64 t0 = local_clock();
+	u64 t0;
 	int idx;
 
+	mutex_lock(&q->run_lock);
+	t0 = local_clock();
 	entered = npu_queue_enter(q, &idx);
 	while (npu_queue_run_ready(q, &budget, &retired)) {
 		if (npu_queue_first(q))
@@ -507,12 +526,77 @@ static void npu_queue_work(struct work_struct *work)
 	}
 	if (entered)
 		drm_dev_exit(idx);
-	if (retired) {
-		npu_queue_charge(q, t0);
-		if (q->efd)
-			npu_dma_eventfd_signal(q->efd);
-		npu_queue_kick_waiting();
+	npu_queue_run_done(q, t0, retired);
+	mutex_unlock(&q->run_lock);
+}
+
+/* Work a doorbell may run inline: short, and never parks. */
+static bool npu_queue_job_inline(const struct npu_dma_job *job, u64 *bytes)
+{
+	const struct npu_dma_desc *d = &job->d;
+
+	if (job->graph || job->members)
+		return false;
+	switch (d->opcode) {
+	case NPU_DMA_OP_COPY_2D:
+		*bytes += job->status ? 0 : d->len * d->height;
+		return true;
+	case NPU_DMA_OP_COPY:
+	case NPU_DMA_OP_FILL:
+		*bytes += job->status ? 0 : d->len;
+		return true;
+	case NPU_DMA_OP_NOP:
+	case NPU_DMA_OP_EVENT_RECORD:
+		return true;
+	default:
+		return false;
 	}
+}
+
+static bool npu_queue_jobs_inline(struct npu_dma_queue *q)
+{
+	u64 bytes = 0, max = READ_ONCE(inline_max_bytes);
+	struct npu_dma_job *job;
+	bool ok = max;
+
+	spin_lock_irq(&q->lock);
+	list_for_each_entry(job, &q->jobs, node) {
+		if (!ok || !npu_queue_job_inline(job, &bytes) || bytes > max) {
+			ok = false;
+			break;
+		}
+	}
+	spin_unlock_irq(&q->lock);
+	return ok;
+}
+
+/*
+ * NPU_DMA_SUBMIT_F_INLINE on an idle queue: run what this doorbell
+ * consumed here, in the caller's context, when it is small. The caller
+ * waits for it anyway; waking the queue's worker, and then being woken
+ * by it, costs more than the work (two cross-CPU wake-ups). Called with
+ * submit_lock held and @q->run_lock taken by the caller (so no worker
+ * runs jobs meanwhile, and a killer waits); drops both. NEED_WAKEUP
+ * stays set: the queue never looked awake, so user space rings for
+ * whatever it publishes next. Whatever is left (another doorbell's work
+ * appended meanwhile) goes to the worker.
+ */
+static void npu_queue_run_inline(struct npu_dma_queue *q)
+{
+	int budget = NPU_DMA_QUEUE_BUDGET;
+	bool entered, retired = false;
+	u64 t0 = local_clock();
+	int idx;
+
+	mutex_unlock(&q->submit_lock);
+	entered = npu_queue_enter(q, &idx);
+	npu_queue_run_ready(q, &budget, &retired);
+	if (entered)
+		drm_dev_exit(idx);
+	npu_queue_run_done(q, t0, retired);
+	if (npu_queue_first(q))
+		npu_dma_queue_kick(q);
+	mutex_unlock(&q->run_lock);
 }
 
 static int npu_queue_check_create(struct npu_dma_queue_create *req)
@@ -549,6 +633,7 @@ static struct npu_dma_queue *npu_queue_alloc(struct npu_dma_ctx *ctx, u32 entrie
 	npu_queue_publish_flags(q);
 	q->ring = q->area->mem + NPU_DMA_QUEUE_RING_OFFSET;
 	mutex_init(&q->submit_lock);
+	mutex_init(&q->run_lock);
 	spin_lock_init(&q->lock);
 	INIT_LIST_HEAD(&q->jobs);
 	INIT_LIST_HEAD(&q->wait_node);
@@ -648,6 +733,9 @@ static void npu_queue_kill(struct npu_dma_queue *q)
 	spin_unlock_irq(&q->lock);
 	npu_dma_queue_kick(q);
 	wait_event(q->idle, list_empty(&q->jobs));
+	/* A doorbell running jobs inline may still be signalling: wait. */
+	mutex_lock(&q->run_lock);
+	mutex_unlock(&q->run_lock);
 
 	spin_lock_irqsave(&npu_dma_waiting_lock, flags);
 	list_del_init(&q->wait_node);
@@ -666,7 +754,7 @@ int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void *data)
 	struct npu_dma_queue *q;
 	int ret;
 
-	q = npu_queue_from_arg(ctx, req->queue_id, req->flags, req->reserved);
+	q = npu_queue_from_arg(ctx, req->queue_id, req->flags, 0, req->reserved);
 	if (IS_ERR(q))
 		return PTR_ERR(q);
 
@@ -739,12 +827,26 @@ int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void *data)
 	bool pinning;
 	int ret;
 
-	q = npu_queue_from_arg(ctx, req->queue_id, req->flags, req->reserved);
+	q = npu_queue_from_arg(ctx, req->queue_id, req->flags,
+			       NPU_DMA_SUBMIT_F_INLINE, req->reserved);
 	if (IS_ERR(q))
 		return PTR_ERR(q);
 
 	mutex_lock(&q->submit_lock);
 	ret = npu_dma_queue_pull_locked(q, false, &pinning);
+	/*
+	 * Idle (NEED_WAKEUP) and no worker running jobs: the worker sets
+	 * the flag while it still holds run_lock, so the trylock fails
+	 * until it is truly gone.
+	 */
+	if (ret > 0 && (req->flags & NPU_DMA_SUBMIT_F_INLINE) &&
+	    q->need_wakeup && mutex_trylock(&q->run_lock)) {
+		if (npu_queue_jobs_inline(q)) {
+			npu_queue_run_inline(q);
+			goto out;
+		}
+		mutex_unlock(&q->run_lock);
+	}
 	if (ret > 0 && q->need_wakeup) {
 		/* Awake until the worker finds the queue idle again. */
 		q->need_wakeup = false;
@@ -758,6 +860,7 @@ int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void *data)
 	if (ret > 0)
 		npu_dma_queue_kick(q);
 	mutex_unlock(&q->submit_lock);
+out:
 	npu_dma_queue_put(q);
 	/*
 	 * Pageable work the budgets did not admit yet stays published:
@@ -777,7 +880,7 @@ int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void *data)
 	struct npu_dma_queue *q;
 	int ret = 0;
 
-	q = npu_queue_from_arg(ctx, req->queue_id, req->flags, req->reserved);
+	q = npu_queue_from_arg(ctx, req->queue_id, req->flags, 0, req->reserved);
 	if (IS_ERR(q))
 		return PTR_ERR(q);
 

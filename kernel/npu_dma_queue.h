@@ -156,6 +156,9 @@ struct npu_dma_job {
  * @barrier_seq: HOST_BARRIER the queue stopped at, or 0
  * @barrier_released: last HOST_BARRIER user space released
  * @aborting: fail every job not started yet with -ECANCELED
+ * @run_lock: held by whoever runs the queue's jobs: its @work, or a doorbell
+ *	running small work inline (NPU_DMA_SUBMIT_F_INLINE); a killer takes it
+ *	to wait for the latter
  * @work: runs the queue's jobs in order
  * @idle: woken whenever @jobs becomes empty
  * @wait_node: in the list of queues stopped at a WAIT (npu_dma_waiting)
@@ -190,6 +193,7 @@ struct npu_dma_queue {
 	u64 barrier_released;
 	bool aborting;
 
+	struct mutex run_lock;
 	struct work_struct work;
 	wait_queue_head_t idle;
 	struct list_head wait_node;

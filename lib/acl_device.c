@@ -178,6 +178,13 @@ struct acl_ring *acl_sync_ring_acquire(struct acl_device *dev, int *slot,
 			*ret = acl_err_sys(err, "creating a copy queue");
 			return NULL;
 		}
+		/*
+		 * Only synchronous calls use these rings, and each waits
+		 * for its work: the driver may run small work in the
+		 * doorbell rather than wake the queue's worker for it.
+		 */
+		if (dev->info.caps & NPU_DMA_CAP_SUBMIT_INLINE)
+			r->submit_flags = NPU_DMA_SUBMIT_F_INLINE;
 		pthread_mutex_init(&dev->sync_lock[n], NULL);
 		pthread_mutex_lock(&dev->sync_lock[n]);
 		dev->sync[n] = r;

@@ -71,6 +71,7 @@ struct acl_ring {
 	bool polling;			/* one waiter reads the eventfd */
 	bool destroyed;			/* QUEUE_DESTROY was issued */
 	bool lazy_doorbell;		/* kernel has NEED_WAKEUP: ring only if set */
+	uint32_t submit_flags;		/* QUEUE_SUBMIT's flags (F_INLINE) */
 };
 
 struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err);

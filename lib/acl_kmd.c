@@ -209,9 +209,9 @@ int acl_kmd_queue_destroy(int fd, uint32_t queue_id)
 	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &d);
 }
 
-int acl_kmd_queue_submit(int fd, uint32_t queue_id)
+int acl_kmd_queue_submit(int fd, uint32_t queue_id, uint32_t flags)
 {
-	struct npu_dma_queue_submit s = { .queue_id = queue_id };
+	struct npu_dma_queue_submit s = { .queue_id = queue_id, .flags = flags };
 
 	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &s);
 }

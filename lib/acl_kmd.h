@@ -72,7 +72,7 @@ int acl_kmd_host_unregister(int fd, uint64_t addr);
 int acl_kmd_queue_create(int fd, struct npu_dma_queue_create *c);
 int acl_kmd_queue_destroy(int fd, uint32_t queue_id);
 /* Return: descriptors consumed (>= 0), or -errno. */
-int acl_kmd_queue_submit(int fd, uint32_t queue_id);
+int acl_kmd_queue_submit(int fd, uint32_t queue_id, uint32_t flags);
 int acl_kmd_barrier_release(int fd, uint32_t queue_id, uint64_t seq);
 
 /* Graphs: GRAPH_CREATE (@g in/out), GRAPH_DESTROY. */

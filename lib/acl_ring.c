@@ -22,6 +22,20 @@
 
 #include "acl_internal.h"
 
+/* Waiters spin this long before sleeping, if a CPU is to spare (us). */
+#define ACL_SPIN_DEFAULT_US	100
+/* Polls of the completion word between two reads of the clock. */
+#define ACL_SPIN_CHECK		64
+
+static inline void acl_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
 /* A poller looks at completed_seq at least this often (safety net). */
 #define ACL_POLL_SLICE_MS	200
 /* A wait for the driver's budgets to admit more work, between doorbells. */
@@ -151,7 +165,8 @@ static int acl_ring_doorbell(struct acl_ring *r)
 {
 	int ret;
 
-	while ((ret = acl_kmd_queue_submit(r->fd, r->id)) == -EAGAIN) {
+	while ((ret = acl_kmd_queue_submit(r->fd, r->id, r->submit_flags)) ==
+	       -EAGAIN) {
 		ret = acl_ring_wait_progress(r);
 		if (ret)
 			return ret;
@@ -398,6 +413,56 @@ static bool acl_ring_at_barrier(const struct acl_ring *r, uint64_t seq)
 	       acl_ring_completed(r) >= seq;
 }
 
+/*
+ * How long a waiter polls the completion word before it sleeps on the
+ * eventfd: ACL_WAIT_SPIN_US, else ACL_SPIN_DEFAULT_US when there is a CPU
+ * to spare for it, else 0 (spinning on the only CPU delays the work).
+ */
+static uint64_t acl_spin_ns(void)
+{
+	static int64_t ns = -1;
+	const char *env;
+	int64_t v;
+
+	v = __atomic_load_n(&ns, __ATOMIC_RELAXED);
+	if (v >= 0)
+		return (uint64_t)v;
+	env = getenv("ACL_WAIT_SPIN_US");
+	if (env && *env)
+		v = strtoll(env, NULL, 10) * 1000;
+	else
+		v = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? ACL_SPIN_DEFAULT_US * 1000 : 0;
+	if (v < 0)
+		v = 0;
+	__atomic_store_n(&ns, v, __ATOMIC_RELAXED);
+	return (uint64_t)v;
+}
+
+/*
+ * Poll @done for up to acl_spin_ns(): a completion that comes within it
+ * is seen without the eventfd's wake-up, which costs more than a short
+ * copy. The clock is read every ACL_SPIN_CHECK polls only.
+ */
+static bool acl_ring_spin(struct acl_ring *r,
+			  bool (*done)(const struct acl_ring *, uint64_t),
+			  uint64_t seq)
+{
+	uint64_t budget = acl_spin_ns(), end;
+	unsigned int i;
+
+	if (!budget)
+		return false;
+	end = acl_now_ns() + budget;
+	do {
+		for (i = 0; i < ACL_SPIN_CHECK; i++) {
+			if (done(r, seq))
+				return true;
+			acl_cpu_relax();
+		}
+	} while (acl_now_ns() < end);
+	return done(r, seq);
+}
+
 /* Wait until @done(r, seq), sharing the eventfd with the other waiters. */
 static int acl_ring_wait_for(struct acl_ring *r,
 			     bool (*done)(const struct acl_ring *, uint64_t),
@@ -406,7 +471,7 @@ static int acl_ring_wait_for(struct acl_ring *r,
 	uint64_t deadline = 0;
 	int ret = 0;
 
-	if (done(r, seq))
+	if (done(r, seq) || (timeout_ms && acl_ring_spin(r, done, seq)))
 		return 0;
 	if (timeout_ms >= 0)
 		deadline = acl_now_ns() + (uint64_t)timeout_ms * 1000000ULL;

@@ -45,6 +45,7 @@ extern "C" {
 #define NPU_DMA_CAP_NEED_WAKEUP		(1ULL << 7)	/* see NPU_DMA_QUEUE_S_NEED_WAKEUP */
 #define NPU_DMA_CAP_GRAPH		(1ULL << 8)	/* GRAPH_CREATE, NPU_DMA_OP_GRAPH */
 #define NPU_DMA_CAP_COPY_INDIRECT	(1ULL << 9)	/* NPU_DMA_OP_COPY_INDIRECT */
+#define NPU_DMA_CAP_SUBMIT_INLINE	(1ULL << 10)	/* NPU_DMA_SUBMIT_F_INLINE */
 
 /**
  * struct npu_dma_info - DRM_IOCTL_NPU_DMA_GET_INFO: what this NPU is and can do
@@ -234,7 +235,7 @@ struct npu_dma_queue_destroy {
 /**
  * struct npu_dma_queue_submit - DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT: the doorbell
  * @queue_id: in: a queue of this context
- * @flags: in: 0
+ * @flags: in: 0 or NPU_DMA_SUBMIT_F_INLINE
  * @reserved: in: zero
  *
  * Consumes the descriptors between the kernel's head and the tail user
@@ -254,7 +255,17 @@ struct npu_dma_queue_destroy {
  * NPU_DMA_QUEUE_S_NEED_WAKEUP says; -EAGAIN means such a descriptor is
  * still waiting (possibly after others were consumed): ring again once
  * completed_seq has moved.
+ *
+ * NPU_DMA_SUBMIT_F_INLINE: the caller is about to wait for this work. If
+ * the queue was idle and what this doorbell consumed is small (copies,
+ * 2-D copies and fills of at most the module parameter inline_max_bytes
+ * in all, event records, NOPs), the work runs in the caller's context
+ * before the ioctl returns, with no wake-up of the queue's worker, and
+ * NPU_DMA_QUEUE_S_NEED_WAKEUP stays set; otherwise the flag changes
+ * nothing. Either way completion is published as usual.
  */
+#define NPU_DMA_SUBMIT_F_INLINE		(1U << 0)
+
 struct npu_dma_queue_submit {
 	__u32 queue_id;
 	__u32 flags;

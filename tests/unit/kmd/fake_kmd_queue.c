@@ -556,7 +556,7 @@ static int fake_consume(struct fake_queue *q)
 	return (int)n;
 }
 
-int acl_kmd_queue_submit(int fd, uint32_t queue_id)
+int acl_kmd_queue_submit(int fd, uint32_t queue_id, uint32_t flags)
 {
 	struct fake_file *f;
 	struct fake_queue *q;
@@ -564,6 +564,9 @@ int acl_kmd_queue_submit(int fd, uint32_t queue_id)
 
 	if (n)
 		return fake_end(n);
+	/* F_INLINE only changes where the driver runs the work. */
+	if (flags & ~NPU_DMA_SUBMIT_F_INLINE)
+		return fake_end(-EINVAL);
 	f = fake_file_of(fd);
 	q = f ? fake_queue_of(f, queue_id) : NULL;
 	if (!q)

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * VM test: QUEUE_SUBMIT with NPU_DMA_SUBMIT_F_INLINE, on every NPU, through
+ * the raw ABI (kernel/npu_dma_queue.c, npu_queue_run_inline()).
+ *
+ * - Every NPU says NPU_DMA_CAP_SUBMIT_INLINE.
+ * - On an idle queue, small copies and fills (up to inline_max_bytes) are
+ *   done when the doorbell returns: completed_seq is theirs with no wait,
+ *   the bytes are right, NEED_WAKEUP is still set; an invalid descriptor
+ *   among them completes at once with its error.
+ * - Work over inline_max_bytes, and work that parks (a HOST_BARRIER), goes
+ *   to the queue's worker: the doorbell returns while the barrier holds,
+ *   and the copy behind it completes once it is released.
+ * - inline_max_bytes=0 turns it off; flags other than F_INLINE: -EINVAL.
+ * - Destroying a queue from another thread while doorbells run work
+ *   inline leaves no job and no pin behind.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "npu_raw.h"
+#include "t_state.h"
+#include "t_vm.h"
+
+#define PARAM	"/sys/module/npu_dma/parameters/inline_max_bytes"
+#define SZ	4096
+
+#define MAX_NPUS 8
+
+static int nr_npus;
+
+/* NPUs that open, counted without Check (before the suite). */
+static int count_npus(void)
+{
+	int n, fd;
+
+	for (n = 0; n < MAX_NPUS; n++) {
+		fd = npu_raw_open(n);
+		if (fd < 0)
+			break;
+		close(fd);
+	}
+	return n;
+}
+
+static bool all_bytes(const uint8_t *p, size_t len, uint8_t v)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != v)
+			return false;
+	return true;
+}
+
+static int doorbell(struct npu_raw_queue *q, uint32_t flags)
+{
+	struct npu_dma_queue_submit s = { .queue_id = q->id, .flags = flags };
+
+	return npu_raw_ioctl(q->fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &s);
+}
+
+static uint64_t completed(const struct npu_raw_queue *q)
+{
+	return __atomic_load_n(&q->ctrl->completed_seq, __ATOMIC_ACQUIRE);
+}
+
+static bool need_wakeup(const struct npu_raw_queue *q)
+{
+	return __atomic_load_n(&q->ctrl->flags, __ATOMIC_ACQUIRE) &
+	       NPU_DMA_QUEUE_S_NEED_WAKEUP;
+}
+
+/* Wait until the worker went idle again (the state F_INLINE acts in). */
+static void wait_idle(const struct npu_raw_queue *q)
+{
+	int i;
+
+	for (i = 0; i < 500 && !need_wakeup(q); i++)
+		usleep(10000);
+	ck_assert_msg(need_wakeup(q), "queue %u never went idle", q->id);
+}
+
+static void set_max(const char *val)
+{
+	ck_assert_int_eq(t_write_file(PARAM, val), 0);
+}
+
+static void params_default(void)
+{
+	t_write_file(PARAM, "65536");
+}
+
+START_TEST(test_cap_reported)
+{
+	struct npu_dma_info info;
+	int fd = npu_raw_open(_i);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_info(fd, &info), 0);
+	ck_assert_uint_ne(info.caps & NPU_DMA_CAP_SUBMIT_INLINE, 0);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_small_work_done_in_the_doorbell)
+{
+	static uint8_t src[SZ], back[SZ], fill[SZ];
+	struct npu_raw_queue q;
+	struct npu_dma_desc d;
+	uint64_t dev, seq;
+	uint32_t handle;
+	int fd = npu_raw_open(_i), i;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 2 * SZ, 0, &dev, &handle), 0);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	ck_assert(need_wakeup(&q));
+	for (i = 0; i < 3; i++) {
+		t_pattern_fill(src, SZ, (uint32_t)(_i * 10 + i));
+		memset(back, 0, SZ);
+		d = npu_raw_copy(dev, (uintptr_t)src, SZ,
+				 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
+		npu_raw_push(&q, &d);
+		d = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_FILL,
+					   .dst = dev + SZ, .len = SZ,
+					   .fill_size = 1, .value = 0xa5 };
+		npu_raw_push(&q, &d);
+		d = npu_raw_copy((uintptr_t)back, dev, SZ,
+				 NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE);
+		npu_raw_push(&q, &d);
+		d = npu_raw_copy((uintptr_t)fill, dev + SZ, SZ,
+				 NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE);
+		seq = npu_raw_push(&q, &d);
+		ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE), 4);
+		/* Done before the doorbell returned: no wait at all. */
+		ck_assert_uint_eq(completed(&q), seq);
+		ck_assert(need_wakeup(&q));
+		ck_assert_int_eq(memcmp(src, back, SZ), 0);
+		ck_assert(all_bytes(fill, SZ, 0xa5));
+	}
+	/* An invalid descriptor completes at once, with its error. */
+	d = npu_raw_copy(dev + 64 * SZ, (uintptr_t)src, SZ,
+			 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
+	seq = npu_raw_push(&q, &d);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE), 1);
+	ck_assert_uint_eq(completed(&q), seq);
+	ck_assert_uint_eq(q.ctrl->error_seq, seq);
+	ck_assert_int_eq(q.ctrl->error, -EFAULT);
+
+	npu_raw_queue_destroy(&q);
+	ck_assert_int_eq(npu_raw_free(fd, handle), 0);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_big_or_parking_work_goes_to_the_worker)
+{
+	static uint8_t src[4 * SZ], back[4 * SZ];
+	struct npu_dma_desc b = { .opcode = NPU_DMA_OP_HOST_BARRIER }, d;
+	struct npu_raw_queue q;
+	uint64_t dev, bseq, seq;
+	uint32_t handle;
+	int fd = npu_raw_open(_i);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 4 * SZ, 0, &dev, &handle), 0);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	t_pattern_fill(src, sizeof(src), (uint32_t)_i + 5);
+
+	/* A barrier never runs in the doorbell: it returns while it holds. */
+	bseq = npu_raw_push(&q, &b);
+	d = npu_raw_copy(dev, (uintptr_t)src, 64,
+			 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
+	seq = npu_raw_push(&q, &d);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE), 2);
+	ck_assert_uint_eq(npu_raw_wait_barrier(&q, 10000), bseq);
+	ck_assert_uint_lt(completed(&q), seq);
+	ck_assert_int_eq(npu_raw_release(&q, bseq), 0);
+	ck_assert_int_eq(npu_raw_wait(&q, seq, 10000), 0);
+
+	/* Over the limit: the worker runs it, with the same result. */
+	set_max("4096");
+	wait_idle(&q);
+	d = npu_raw_copy(dev, (uintptr_t)src, sizeof(src),
+			 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
+	npu_raw_push(&q, &d);
+	d = npu_raw_copy((uintptr_t)back, dev, sizeof(back),
+			 NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE);
+	seq = npu_raw_push(&q, &d);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE), 2);
+	ck_assert_int_eq(npu_raw_wait(&q, seq, 10000), 0);
+	ck_assert_int_eq(memcmp(src, back, sizeof(src)), 0);
+	ck_assert_uint_eq(q.ctrl->error_count, 0);
+
+	/* Turned off: a 64-byte copy is the worker's too, and still right. */
+	set_max("0");
+	wait_idle(&q);
+	memset(back, 0, 64);
+	d = npu_raw_copy((uintptr_t)back, dev, 64,
+			 NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE);
+	seq = npu_raw_push(&q, &d);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE), 1);
+	ck_assert_int_eq(npu_raw_wait(&q, seq, 10000), 0);
+	ck_assert_int_eq(memcmp(src, back, 64), 0);
+	params_default();
+
+	npu_raw_queue_destroy(&q);
+	ck_assert_int_eq(npu_raw_free(fd, handle), 0);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_unknown_flags_refused)
+{
+	struct npu_raw_queue q;
+	int fd = npu_raw_open(_i);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	ck_assert_int_eq(doorbell(&q, 2), -EINVAL);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE | (1U << 31)), -EINVAL);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE), 0);
+	npu_raw_queue_destroy(&q);
+	close(fd);
+}
+END_TEST
+
+struct ringer {
+	struct npu_raw_queue *q;
+	uint64_t dev;
+	uint8_t *buf;
+	volatile int stop;
+};
+
+/* Rings inline doorbells until the queue is gone or told to stop. */
+static void *ring_inline(void *arg)
+{
+	struct ringer *r = arg;
+	struct npu_dma_desc d;
+	uint32_t tail;
+
+	while (!r->stop) {
+		tail = r->q->ctrl->sq_tail;
+		if (tail - __atomic_load_n(&r->q->ctrl->sq_head, __ATOMIC_ACQUIRE) <
+		    r->q->entries) {
+			d = npu_raw_copy(r->dev, (uintptr_t)r->buf, 512,
+					 NPU_DMA_DESC_F_SRC_HOST |
+					 NPU_DMA_DESC_F_SRC_PAGEABLE);
+			r->q->ring[tail & (r->q->entries - 1)] = d;
+			__atomic_store_n(&r->q->ctrl->sq_tail, tail + 1,
+					 __ATOMIC_RELEASE);
+		}
+		if (doorbell(r->q, NPU_DMA_SUBMIT_F_INLINE) == -ENOENT)
+			break;
+	}
+	return NULL;
+}
+
+START_TEST(test_destroy_during_inline_doorbells)
+{
+	static uint8_t buf[512];
+	struct npu_dma_queue_destroy qd = { 0 };
+	struct ringer r = { .buf = buf };
+	struct npu_raw_queue q;
+	uint32_t handle;
+	long pins = t_pins_held();
+	pthread_t th;
+	int fd = npu_raw_open(_i), round;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, 4096, 0, &r.dev, &handle), 0);
+	for (round = 0; round < 20; round++) {
+		ck_assert_int_eq(npu_raw_queue_create(fd, 8, &q), 0);
+		r.q = &q;
+		r.stop = 0;
+		ck_assert_int_eq(pthread_create(&th, NULL, ring_inline, &r), 0);
+		usleep(2000 + round * 500);
+		qd.queue_id = q.id;
+		ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &qd), 0);
+		r.stop = 1;
+		ck_assert_int_eq(pthread_join(th, NULL), 0);
+		/* The mapping outlives the queue; the queue is gone. */
+		ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE), -ENOENT);
+		q.id = 0;
+		npu_raw_queue_destroy(&q);
+	}
+	ck_assert_int_eq(npu_raw_free(fd, handle), 0);
+	close(fd);
+	ck_assert_int_eq(t_pins_held(), pins);
+}
+END_TEST
+
+static Suite *inline_suite(void)
+{
+	Suite *s = suite_create("t_submit_inline");
+	TCase *tc = tcase_create("inline");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_unchecked_fixture(tc, NULL, params_default);
+	tcase_add_loop_test(tc, test_cap_reported, 0, nr_npus);
+	tcase_add_loop_test(tc, test_small_work_done_in_the_doorbell, 0, nr_npus);
+	tcase_add_loop_test(tc, test_big_or_parking_work_goes_to_the_worker, 0, nr_npus);
+	tcase_add_loop_test(tc, test_unknown_flags_refused, 0, nr_npus);
+	tcase_add_loop_test(tc, test_destroy_during_inline_doorbells, 0, nr_npus);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	if (!npu_raw_present())
+		return T_EXIT_SKIP;
+	nr_npus = count_npus();
+	if (nr_npus <= 0)
+		return T_EXIT_SKIP;
+	return t_run_suite(inline_suite());
+}
