@@ -294,6 +294,19 @@ aclError acl_node_open_locked(int phys, int *fd, struct npu_dma_info *info)
 		       phys, path, strerror(-err));
 }
 
+bool acl_node_present(int phys)
+{
+	bool present;
+
+	if (phys < 0 || phys >= ACL_MAX_DEVICES)
+		return false;
+	pthread_mutex_lock(&acl_g.lock);
+	acl_enumerate_locked();
+	present = acl_nodes.path[phys][0] != '\0';
+	pthread_mutex_unlock(&acl_g.lock);
+	return present;
+}
+
 int acl_device_count(void)
 {
 	int n;

@@ -275,6 +275,11 @@ int acl_enumerate_locked(void);
  */
 aclError acl_node_open_locked(int phys, int *fd, struct npu_dma_info *info);
 int acl_device_count(void);
+/*
+ * Whether the driver has NPU @phys (its index), visible or not: what the
+ * last probe found and accepted.
+ */
+bool acl_node_present(int phys);
 /* Logical id -> device, or NULL with 107001 recorded. */
 struct acl_device *acl_device_get(int32_t id);
 /* Open @dev if closed (caller holds acl_g.lock): 0 or an aclError. */

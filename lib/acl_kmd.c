@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -25,6 +27,7 @@
 #include "acl_kmd.h"
 
 #define ACL_KMD_ACCEL_DIR	"/dev/accel"
+#define ACL_KMD_MODULE_VERSION	"/sys/module/" NPU_DMA_DRIVER_NAME "/version"
 
 static int acl_kmd_ioctl(int fd, unsigned long request, void *arg)
 {
@@ -247,4 +250,49 @@ int acl_kmd_mmap(int fd, uint64_t offset, size_t size, int prot, void **addr)
 		return -errno;
 	*addr = p;
 	return 0;
+}
+
+/* One line of the file at @path, without its newline, into @buf. */
+static int acl_kmd_read_line(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	if (n < 0)
+		return (int)n;
+	/* A full buffer may have been cut short: never pass on a truncation. */
+	if ((size_t)n >= size)
+		return -ERANGE;
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+int acl_kmd_attr(int fd, const char *attr, char *buf, size_t size)
+{
+	char path[128];
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISCHR(st.st_mode) || strchr(attr, '/'))
+		return -EINVAL;
+	/* The node's "device" link is the bus device holding the attributes. */
+	if (snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/%s",
+		     major(st.st_rdev), minor(st.st_rdev), attr) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return acl_kmd_read_line(path, buf, size);
+}
+
+int acl_kmd_driver_version(char *buf, size_t size)
+{
+	return acl_kmd_read_line(ACL_KMD_MODULE_VERSION, buf, size);
 }

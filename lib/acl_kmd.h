@@ -80,6 +80,20 @@ int acl_kmd_graph_create(int fd, struct npu_dma_graph_create *g);
 int acl_kmd_graph_destroy(int fd, uint32_t graph_id);
 
 /*
+ * The driver's sysfs attribute @attr of the NPU behind @fd (on its bus
+ * device, where the driver keeps them), its trailing newline dropped,
+ * into @buf: 0; -ENOENT if this NPU has no such attribute (pci_address
+ * on a sim NPU); -ERANGE if it does not fit; or -errno.
+ */
+int acl_kmd_attr(int fd, const char *attr, char *buf, size_t size);
+
+/*
+ * The loaded driver module's version (its MODULE_VERSION, from
+ * /sys/module) into @buf: 0, -ENOENT without the module, or -errno.
+ */
+int acl_kmd_driver_version(char *buf, size_t size);
+
+/*
  * mmap() @size bytes at offset @offset of the file (a queue's area, the
  * event table), shared, with @prot, into *@addr: 0 or -errno. munmap()
  * undoes it.

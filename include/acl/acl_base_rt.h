@@ -2,7 +2,8 @@
 /*
  * acl_base_rt.h - base types of the CANN-compatible acl runtime API:
  * export/deprecation macros, opaque handles, aclError and the ACL_ERROR_*
- * status constants, and the aclDataBuffer wrapper.
+ * status constants, the aclDataBuffer wrapper, and the SoC, CANN
+ * attribute and device capability queries.
  *
  * Source-compatible with CANN: names, types and values are CANN's. The
  * ACL_* status constants are static const int objects, not macros, exactly
@@ -144,6 +145,22 @@ static const int ACL_ERROR_RT_FAILURE = 500003;
 static const int ACL_ERROR_DRV_FAILURE = 500004;
 static const int ACL_ERROR_PROFILING_FAILURE = 500005;
 
+/* Software features of the installation, asked with aclGetCannAttribute(). */
+typedef enum {
+	ACL_CANN_ATTR_UNDEFINED = -1,
+	ACL_CANN_ATTR_INF_NAN = 0,
+	ACL_CANN_ATTR_BF16 = 1,
+	ACL_CANN_ATTR_JIT_COMPILE = 2
+} aclCannAttr;
+
+/* Device capabilities asked with aclGetDeviceCapability(). */
+typedef enum {
+	ACL_DEVICE_INFO_UNDEFINED = -1,
+	ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+	ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+	ACL_DEVICE_INFO_L2_SIZE = 2
+} aclDeviceInfo;
+
 /* Wrap @data/@size in a new aclDataBuffer; NULL if out of host memory. */
 ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
 /* Free the wrapper only; the wrapped memory stays the caller's. */
@@ -151,6 +168,19 @@ ACL_FUNC_VISIBILITY aclError
 aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
 /* Address held by @dataBuffer (NULL for a NULL buffer). */
 ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+
+/* Name of the current (else the first) device's SoC; NULL if none. */
+ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
+/* The CANN attributes available here: *@num entries at *@cannAttrList. */
+ACL_FUNC_VISIBILITY aclError
+aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
+/* Whether @cannAttr is available here: *@value is 1 or 0. */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr,
+						 int32_t *value);
+/* One capability value of device @deviceId. */
+ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId,
+						    aclDeviceInfo deviceInfo,
+						    int64_t *value);
 
 #ifdef __cplusplus
 }

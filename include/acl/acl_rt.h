@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * acl_rt.h - the acl runtime API: devices, contexts, streams, events,
- * memory, copies, callbacks and graph capture.
+ * acl_rt.h - the acl runtime API: devices and system queries, contexts,
+ * streams, events, memory, copies, callbacks and graph capture.
  *
  * Source-compatible with CANN's acl_rt.h (API version 1.17.0): every name,
  * type, enumerator value, struct layout and prototype is CANN's. Unless a
@@ -82,6 +82,21 @@ extern "C" {
 #define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
 #define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
 #define UCE_INFO_RESERVED_SIZE 14
+
+/* aclsysGetVersionStr() writes at most ACL_PKG_VERSION_MAX_SIZE bytes. */
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
+
+/* aclrtGetDeviceInfo(ACL_DEV_ATTR_HD_CONNECT_TYPE): link to the host */
+#define ACL_HOST_DEVICE_CONNECT_TYPE_PCIE 0
+#define ACL_HOST_DEVICE_CONNECT_TYPE_HCCS 1
+#define ACL_HOST_DEVICE_CONNECT_TYPE_UB 2
+
+/* aclrtGetDeviceInfo(ACL_DEV_ATTR_DEVICE_FORM_FACTOR) */
+#define ACL_DEVICE_FORM_FACTOR_POD 0
+#define ACL_DEVICE_FORM_FACTOR_A_K 1
+#define ACL_DEVICE_FORM_FACTOR_A_X 2
+#define ACL_DEVICE_FORM_FACTOR_PCIE_CARD 3
 
 typedef enum aclrtRunMode { ACL_DEVICE = 0, ACL_HOST = 1 } aclrtRunMode;
 
@@ -245,6 +260,64 @@ typedef struct {
 
 typedef void *aclrtDrvMemHandle;
 
+/* aclrtQueryDeviceStatus() result */
+typedef enum aclrtDeviceStatus {
+	ACL_RT_DEVICE_STATUS_NORMAL = 0,
+	ACL_RT_DEVICE_STATUS_ABNORMAL,
+	ACL_RT_DEVICE_STATUS_END = 0xFFFF,
+} aclrtDeviceStatus;
+
+/*
+ * aclrtGetDeviceInfo() attributes, grouped by hundreds: AI CPU (1),
+ * AI/cube cores (1xx), vector cores and launch limits (2xx), memory
+ * (3xx), placement in the system (4xx), virtualisation (5xx), arch (6xx).
+ * Two names are kept for compatibility with older spellings.
+ */
+typedef enum {
+	ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
+	ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
+	ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
+	ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
+	ACL_DEV_ATTR_WARP_SIZE = 202,
+	ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE = 203,
+	ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE
+		ACL_DEPRECATED_MESSAGE("Use ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE instead") = 204,
+	ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE = 204,	/* bytes */
+	ACL_DEV_ATTR_MAX_GRID_DIM_X = 205,
+	ACL_DEV_ATTR_MAX_GRID_DIM_Y = 206,
+	ACL_DEV_ATTR_MAX_GRID_DIM_Z = 207,
+	ACL_DEV_ATTR_MAX_BLOCK_PER_GRID = 208,
+	ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK = 209,
+	ACL_DEV_ATTR_MAX_BLOCK_DIM_X = 210,
+	ACL_DEV_ATTR_MAX_BLOCK_DIM_Y = 211,
+	ACL_DEV_ATTR_MAX_BLOCK_DIM_Z = 212,
+	ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE = 301,	/* bytes */
+	ACL_DEV_ATTR_L2_CACHE_SIZE = 302,		/* bytes */
+	ACL_DEV_ATTR_SMP_ID = 401U,
+	ACL_DEV_ATTR_PHY_CHIP_ID = 402U,
+	ACL_DEV_ATTR_SUPER_POD_DEVIDE_ID = 403U,	/* old spelling */
+	ACL_DEV_ATTR_SUPER_POD_DEVICE_ID = 403U,
+	ACL_DEV_ATTR_SUPER_POD_SERVER_ID = 404U,
+	ACL_DEV_ATTR_SUPER_POD_ID = 405U,
+	ACL_DEV_ATTR_CUST_OP_PRIVILEGE = 406U,
+	ACL_DEV_ATTR_MAINBOARD_ID = 407U,
+	ACL_DEV_ATTR_HD_CONNECT_TYPE = 408U,	/* ACL_HOST_DEVICE_CONNECT_TYPE_* */
+	ACL_DEV_ATTR_DEVICE_FORM_FACTOR = 409U,	/* ACL_DEVICE_FORM_FACTOR_* */
+	ACL_DEV_ATTR_IS_VIRTUAL = 501U,		/* a share of a split device */
+	ACL_DEV_ATTR_NPU_ARCH = 601U,
+} aclrtDevAttr;
+
+/* Features asked with aclrtGetDeviceCapability() (ACL_DEV_FEATURE_*). */
+typedef enum {
+	ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
+	ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21,
+} aclrtDevFeatureType;
+
+/* 16-byte unique identifier of a device (aclrtDeviceGetUuid()). */
+typedef struct aclrtUuid {
+	char bytes[16];
+} aclrtUuid;
+
 typedef void (*aclrtCallback)(void *userData);
 typedef void (*aclrtHostFunc)(void *args);
 typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
@@ -362,6 +435,65 @@ ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
 /* As aclrtSynchronizeDevice(), giving up after @timeout ms. */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+
+/* Device and system queries */
+
+/* Value of attribute @attr of device @deviceId. */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId,
+						aclrtDevAttr attr,
+						int64_t *value);
+/* Whether device @deviceId has feature @devFeatureType: ACL_DEV_FEATURE_*. */
+ACL_FUNC_VISIBILITY aclError
+aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
+			 int32_t *value);
+/* Whether code built for SoC @socVersion runs on the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion,
+							 int32_t *canCompatible);
+/* Whether device @deviceId works (ACL_RT_DEVICE_STATUS_*). */
+ACL_FUNC_VISIBILITY aclError
+aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
+/* Unique identifier of device @deviceId. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetUuid(int32_t deviceId,
+						aclrtUuid *uuid);
+/* "domain:bus:device.function" of device @deviceId; @len at least 13. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetPCIBusId(int32_t deviceId,
+						    char *pciBusId,
+						    int32_t len);
+/* Device whose PCI address is @pciBusId. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId,
+						      int32_t *deviceId);
+/*
+ * Device id conversions. A user id is what the calls above take (after
+ * ASCEND_RT_VISIBLE_DEVICES), a logic id the driver's number of the
+ * device, a physical id the chip's.
+ */
+ACL_FUNC_VISIBILITY aclError
+aclrtGetLogicDevIdByUserDevId(const int32_t userDevid,
+			      int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId,
+			      int32_t *const userDevid);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId,
+			     int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId,
+			     int32_t *const phyDevId);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t *const userDevId);
+ACL_FUNC_VISIBILITY aclError
+aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t *const phyDevId);
+/* Version of package @pkgName ("runtime", "driver", ...) as text. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName,
+						 char *versionStr);
+/* The same as a number: major * 10^7 + minor * 10^5 + patch * 10^3. */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName,
+						 int32_t *versionNum);
+/* The acl API version: ACL_MAJOR_VERSION, _MINOR_, _PATCH_. */
+ACL_DEPRECATED_MESSAGE("aclrtGetVersion is deprecated, use aclSysGetVersion instead")
+ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion,
+					     int32_t *minorVersion,
+					     int32_t *patchVersion);
 
 /* Contexts */
 

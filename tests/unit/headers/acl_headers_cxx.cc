@@ -245,6 +245,39 @@ PIN_SIG(aclrtKernelArgsFinalize, aclError, (aclrtArgsHandle));
 PIN_SIG(aclrtLaunchKernelWithConfig, aclError,
 	(aclrtFuncHandle, uint32_t, aclrtStream, aclrtLaunchKernelCfg *,
 	aclrtArgsHandle, void *));
+PIN_SIG(aclrtGetSocName, const char *, (void));
+PIN_SIG(aclGetCannAttributeList, aclError, (const aclCannAttr **, size_t *));
+PIN_SIG(aclGetCannAttribute, aclError, (aclCannAttr, int32_t *));
+PIN_SIG(aclGetDeviceCapability, aclError,
+	(uint32_t, aclDeviceInfo, int64_t *));
+PIN_SIG(aclrtGetDeviceInfo, aclError, (uint32_t, aclrtDevAttr, int64_t *));
+PIN_SIG(aclrtQueryDeviceStatus, aclError, (int32_t, aclrtDeviceStatus *));
+PIN_SIG(aclrtGetDeviceCapability, aclError,
+	(int32_t, aclrtDevFeatureType, int32_t *));
+PIN_SIG(aclrtCheckArchCompatibility, aclError, (const char *, int32_t *));
+PIN_SIG(aclrtDeviceGetUuid, aclError, (int32_t, aclrtUuid *));
+PIN_SIG(aclrtDeviceGetPCIBusId, aclError, (int32_t, char *, int32_t));
+PIN_SIG(aclrtDeviceGetByPCIBusId, aclError, (const char *, int32_t *));
+PIN_SIG(aclrtGetLogicDevIdByUserDevId, aclError, (const int32_t, int32_t *));
+PIN_SIG(aclrtGetUserDevIdByLogicDevId, aclError, (const int32_t, int32_t *));
+PIN_SIG(aclrtGetLogicDevIdByPhyDevId, aclError, (const int32_t, int32_t *));
+PIN_SIG(aclrtGetPhyDevIdByLogicDevId, aclError, (const int32_t, int32_t *));
+PIN_SIG(aclrtGetUserDevIdByPhyDevId, aclError, (const int32_t, int32_t *));
+PIN_SIG(aclrtGetPhyDevIdByUserDevId, aclError, (const int32_t, int32_t *));
+PIN_SIG(aclsysGetVersionStr, aclError, (char *, char *));
+PIN_SIG(aclsysGetVersionNum, aclError, (char *, int32_t *));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+PIN_SIG(aclrtGetVersion, aclError, (int32_t *, int32_t *, int32_t *));
+#pragma GCC diagnostic pop
+/* Enumerations of the queries: CANN's values, int-sized. */
+PIN(ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE == 301 && ACL_DEV_ATTR_NPU_ARCH == 601);
+PIN(ACL_DEV_ATTR_SUPER_POD_DEVIDE_ID == ACL_DEV_ATTR_SUPER_POD_DEVICE_ID);
+PIN(ACL_RT_DEVICE_STATUS_ABNORMAL == 1 && ACL_RT_DEVICE_STATUS_END == 0xFFFF);
+PIN(ACL_CANN_ATTR_UNDEFINED == -1 && ACL_DEVICE_INFO_L2_SIZE == 2);
+PIN(sizeof(aclrtUuid) == 16 && sizeof(aclrtDevAttr) == 4);
+PIN(std::is_standard_layout<aclrtUuid>::value);
+PIN_SAME(decltype(aclrtUuid::bytes), char[16]);
 PIN_SIG(aclCreateDataBuffer, aclDataBuffer*, (void *, size_t));
 PIN_SIG(aclDestroyDataBuffer, aclError, (const aclDataBuffer *));
 PIN_SIG(aclGetDataBufferAddr, void*, (const aclDataBuffer *));
@@ -259,4 +292,6 @@ acl_any_fn acl_headers_cxx_refs[] = {
 	reinterpret_cast<acl_any_fn>(&aclCreateDataBuffer),
 	reinterpret_cast<acl_any_fn>(&aclrtMemcpy),
 	reinterpret_cast<acl_any_fn>(&aclrtLaunchKernelWithConfig),
+	reinterpret_cast<acl_any_fn>(&aclrtGetSocName),
+	reinterpret_cast<acl_any_fn>(&aclrtGetDeviceInfo),
 };

@@ -66,6 +66,9 @@ int fake_npu_add(const struct fake_npu_cfg *cfg)
 		snprintf(n->path, sizeof(n->path), "/fake/dri/renderD%u",
 			 128 + cfg->index);
 	n->cfg.path = n->path;
+	snprintf(n->pci, sizeof(n->pci), "%s",
+		 cfg->pci_address ? cfg->pci_address : "");
+	n->cfg.pci_address = NULL;
 	/* Far apart, so a device address names its NPU. */
 	n->mem_base = (uint64_t)(cfg->index + 1) << 36;
 	mem = mmap(NULL, n->cfg.mem_size, PROT_READ | PROT_WRITE,
@@ -289,7 +292,7 @@ static void fake_info(const struct fake_npu *n, struct npu_dma_info *info)
 	memset(info, 0, sizeof(*info));
 	info->size = sizeof(*info);
 	info->abi_version = n->cfg.abi_version;
-	info->backend = NPU_DMA_BACKEND_SIM;
+	info->backend = n->cfg.edu ? NPU_DMA_BACKEND_EDU : NPU_DMA_BACKEND_SIM;
 	info->index = n->cfg.index;
 	info->nr_channels = 2;
 	info->mem_size = n->cfg.mem_size;
@@ -651,6 +654,52 @@ int acl_kmd_mmap(int fd, uint64_t offset, size_t size, int prot, void **addr)
 		return fake_end(-errno);
 	*addr = p;
 	return fake_end(0);
+}
+
+/* ---- sysfs: the attributes the library reads ----------------------- */
+
+static const char *fake_version = "0.1.0";
+
+void fake_kmd_driver_version(const char *version)
+{
+	pthread_mutex_lock(&fake_lock);
+	fake_version = version;
+	pthread_mutex_unlock(&fake_lock);
+}
+
+static int fake_copy_line(const char *v, char *buf, size_t size)
+{
+	if (strlen(v) >= size)
+		return -ERANGE;
+	memcpy(buf, v, strlen(v) + 1);
+	return 0;
+}
+
+int acl_kmd_attr(int fd, const char *attr, char *buf, size_t size)
+{
+	struct fake_file *f;
+	int err = fake_begin(FAKE_ATTR);
+
+	if (err)
+		return fake_end(err);
+	f = fake_file_of(fd);
+	if (!f)
+		return fake_end(-EBADF);
+	/* Only what the driver has: pci_address, on PCI NPUs only. */
+	if (strcmp(attr, "pci_address") || !f->npu->pci[0])
+		return fake_end(-ENOENT);
+	return fake_end(fake_copy_line(f->npu->pci, buf, size));
+}
+
+int acl_kmd_driver_version(char *buf, size_t size)
+{
+	int err = fake_begin(FAKE_DRIVER_VERSION);
+
+	if (err)
+		return fake_end(err);
+	if (!fake_version)
+		return fake_end(-ENOENT);
+	return fake_end(fake_copy_line(fake_version, buf, size));
 }
 
 void acl_kmd_close(int fd)

@@ -38,6 +38,8 @@
  * @max_event_slots: (default 64)
  * @caps_off: NPU_DMA_CAP_* bits not offered (all are by default)
  * @peers: GET_INFO's peer mask
+ * @edu: GET_INFO reports NPU_DMA_BACKEND_EDU (default: a sim NPU)
+ * @pci_address: its sysfs pci_address (default: none, as a sim NPU)
  */
 struct fake_npu_cfg {
 	uint32_t index;
@@ -51,6 +53,8 @@ struct fake_npu_cfg {
 	uint32_t max_event_slots;
 	uint64_t caps_off;
 	uint64_t peers;
+	bool edu;
+	const char *pci_address;
 };
 
 /* Calls into the command layer, counted per function (fake_kmd_calls()). */
@@ -70,11 +74,16 @@ enum fake_kmd_op {
 	FAKE_GRAPH_CREATE,
 	FAKE_GRAPH_DESTROY,
 	FAKE_MMAP,
+	FAKE_ATTR,
+	FAKE_DRIVER_VERSION,
 	FAKE_OP_COUNT
 };
 
 /* Add an NPU (before the library enumerates): 0, or -1 if too many. */
 int fake_npu_add(const struct fake_npu_cfg *cfg);
+
+/* The module version acl_kmd_driver_version() reports; NULL: not loaded. */
+void fake_kmd_driver_version(const char *version);
 
 /* How often @op was called since the process started. */
 unsigned int fake_kmd_calls(enum fake_kmd_op op);

@@ -99,6 +99,7 @@ struct fake_file {
 struct fake_npu {
 	struct fake_npu_cfg cfg;
 	char path[ACL_KMD_PATH_MAX];
+	char pci[32];			/* "" if none */
 	uint64_t mem_base;
 	uint8_t *mem;
 	struct fake_alloc *allocs;
