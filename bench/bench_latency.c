@@ -11,7 +11,10 @@
  *  - aclrtRecordEvent + aclrtSynchronizeEvent;
  *  - aclrtLaunchHostFunc to the callback's first instruction (run by the
  *    runtime's thread; the time is taken inside the callback), then
- *    aclrtSynchronizeStream, not timed.
+ *    aclrtSynchronizeStream, not timed;
+ * and the async copy and the event once more on a stream created with
+ * ACL_STREAM_FAST_SYNC, whose waiters spin before they sleep
+ * (lib/acl_ring.c).
  * Targets: the small synchronous copies (64 B and 4 KiB, pinned) and the
  * event and callback round trips <= 10x the null ioctl, on sim NPUs.
  * The null ioctl is bench_submit's (an unknown DRM command number on the
@@ -38,6 +41,8 @@ enum lat_kind {
 	LAT_ASYNC_H2D,
 	LAT_EVENT,
 	LAT_CALLBACK,
+	LAT_ASYNC_H2D_FAST,	/* on an ACL_STREAM_FAST_SYNC stream */
+	LAT_EVENT_FAST,
 };
 
 struct lat_case {
@@ -70,6 +75,8 @@ static const struct lat_case cases[] = {
 	{ LAT_ASYNC_H2D, 65536, true, "MemcpyAsync+Sync H2D 64 KiB pageable", false },
 	{ LAT_EVENT, 0, false, "RecordEvent to SynchronizeEvent, idle", true },
 	{ LAT_CALLBACK, 0, false, "LaunchHostFunc to the callback, idle", true },
+	{ LAT_ASYNC_H2D_FAST, 4096, false, "FAST_SYNC stream: Async+Sync 4 KiB pinned", false },
+	{ LAT_EVENT_FAST, 0, false, "FAST_SYNC stream: RecordEvent to Sync", false },
 };
 
 #define NR_CASES	(sizeof(cases) / sizeof(cases[0]))
@@ -77,7 +84,7 @@ static const struct lat_case cases[] = {
 struct lat_env {
 	int fd;			/* the NPU's DRM node, for the null ioctl */
 	void *dev, *pinned, *pageable;
-	aclrtStream s;
+	aclrtStream s, fast;	/* fast: created with ACL_STREAM_FAST_SYNC */
 	aclrtEvent e;
 	double cb_time;		/* bench_now() inside the callback */
 	int cb_done;		/* set, after cb_time, by the callback */
@@ -94,12 +101,14 @@ static void env_init(struct lat_env *env, int dev)
 	memset(env->pinned, 1, MAX_BYTES);
 	memset(env->pageable, 2, MAX_BYTES);
 	BENCH_ACL(aclrtCreateStream(&env->s));
+	BENCH_ACL(aclrtCreateStreamWithConfig(&env->fast, 0, ACL_STREAM_FAST_SYNC));
 	BENCH_ACL(aclrtCreateEvent(&env->e));
 }
 
 static void env_fini(struct lat_env *env)
 {
 	BENCH_ACL(aclrtDestroyEvent(env->e));
+	BENCH_ACL(aclrtDestroyStream(env->fast));
 	BENCH_ACL(aclrtDestroyStream(env->s));
 	BENCH_ACL(aclrtFreeHost(env->pinned));
 	BENCH_ACL(aclrtFree(env->dev));
@@ -143,6 +152,15 @@ static double lat_once(struct lat_env *env, const struct lat_case *c)
 		break;
 	case LAT_EVENT:
 		BENCH_ACL(aclrtRecordEvent(env->e, env->s));
+		BENCH_ACL(aclrtSynchronizeEvent(env->e));
+		break;
+	case LAT_ASYNC_H2D_FAST:
+		BENCH_ACL(aclrtMemcpyAsync(env->dev, MAX_BYTES, host, c->bytes,
+					   ACL_MEMCPY_HOST_TO_DEVICE, env->fast));
+		BENCH_ACL(aclrtSynchronizeStream(env->fast));
+		break;
+	case LAT_EVENT_FAST:
+		BENCH_ACL(aclrtRecordEvent(env->e, env->fast));
 		BENCH_ACL(aclrtSynchronizeEvent(env->e));
 		break;
 	case LAT_CALLBACK:

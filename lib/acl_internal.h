@@ -72,9 +72,12 @@ struct acl_ring {
 	bool destroyed;			/* QUEUE_DESTROY was issued */
 	bool lazy_doorbell;		/* kernel has NEED_WAKEUP: ring only if set */
 	uint32_t submit_flags;		/* QUEUE_SUBMIT's flags (F_INLINE) */
+	uint64_t spin_ns;		/* waiters poll this long, then sleep */
 };
 
 struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err);
+/* Waiters spin before sleeping (ACL_STREAM_FAST_SYNC streams). */
+void acl_ring_set_fast_sync(struct acl_ring *r);
 void acl_ring_get(struct acl_ring *r);
 void acl_ring_put(struct acl_ring *r);
 /* Destroy the kernel queue (waits for its work); the mapping stays. */

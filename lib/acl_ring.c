@@ -22,7 +22,7 @@
 
 #include "acl_internal.h"
 
-/* Waiters spin this long before sleeping, if a CPU is to spare (us). */
+/* ACL_STREAM_FAST_SYNC waiters spin this long before sleeping (us). */
 #define ACL_SPIN_DEFAULT_US	100
 /* Polls of the completion word between two reads of the clock. */
 #define ACL_SPIN_CHECK		64
@@ -73,6 +73,35 @@ static void acl_ring_init_sync(struct acl_ring *r)
 	pthread_condattr_destroy(&ca);
 }
 
+/*
+ * How long a waiter polls the completion word before it sleeps on the
+ * eventfd: ACL_WAIT_SPIN_US if set (every queue), else, for a stream
+ * created with ACL_STREAM_FAST_SYNC, ACL_SPIN_DEFAULT_US where there is a
+ * CPU to spare (spinning on the only CPU delays the work), else 0. Not
+ * by default: where the CPUs are shared (a guest on a busy host), a
+ * spinning waiter is preempted instead of the work it waits for, and
+ * round trips that took 30 us took milliseconds
+ * (Documentation/performance.md, small copies).
+ */
+static uint64_t acl_spin_default_ns(bool fast_sync)
+{
+	const char *env = getenv("ACL_WAIT_SPIN_US");
+	long long us;
+
+	if (env && *env) {
+		us = strtoll(env, NULL, 10);
+		return us > 0 ? (uint64_t)us * 1000 : 0;
+	}
+	if (!fast_sync || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return 0;
+	return ACL_SPIN_DEFAULT_US * 1000ULL;
+}
+
+void acl_ring_set_fast_sync(struct acl_ring *r)
+{
+	r->spin_ns = acl_spin_default_ns(true);
+}
+
 struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err)
 {
 	struct npu_dma_queue_create c = { .entries = entries };
@@ -100,6 +129,7 @@ struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err)
 		goto err_destroy;
 	/* A kernel that asks for doorbells says so on a new, idle queue. */
 	r->lazy_doorbell = r->ctrl->flags & NPU_DMA_QUEUE_S_NEED_WAKEUP;
+	r->spin_ns = acl_spin_default_ns(false);
 	acl_ring_init_sync(r);
 	return r;
 
@@ -414,32 +444,7 @@ static bool acl_ring_at_barrier(const struct acl_ring *r, uint64_t seq)
 }
 
 /*
- * How long a waiter polls the completion word before it sleeps on the
- * eventfd: ACL_WAIT_SPIN_US, else ACL_SPIN_DEFAULT_US when there is a CPU
- * to spare for it, else 0 (spinning on the only CPU delays the work).
- */
-static uint64_t acl_spin_ns(void)
-{
-	static int64_t ns = -1;
-	const char *env;
-	int64_t v;
-
-	v = __atomic_load_n(&ns, __ATOMIC_RELAXED);
-	if (v >= 0)
-		return (uint64_t)v;
-	env = getenv("ACL_WAIT_SPIN_US");
-	if (env && *env)
-		v = strtoll(env, NULL, 10) * 1000;
-	else
-		v = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? ACL_SPIN_DEFAULT_US * 1000 : 0;
-	if (v < 0)
-		v = 0;
-	__atomic_store_n(&ns, v, __ATOMIC_RELAXED);
-	return (uint64_t)v;
-}
-
-/*
- * Poll @done for up to acl_spin_ns(): a completion that comes within it
+ * Poll @done for up to @r->spin_ns: a completion that comes within it
  * is seen without the eventfd's wake-up, which costs more than a short
  * copy. The clock is read every ACL_SPIN_CHECK polls only.
  */
@@ -447,7 +452,7 @@ static bool acl_ring_spin(struct acl_ring *r,
 			  bool (*done)(const struct acl_ring *, uint64_t),
 			  uint64_t seq)
 {
-	uint64_t budget = acl_spin_ns(), end;
+	uint64_t budget = r->spin_ns, end;
 	unsigned int i;
 
 	if (!budget)

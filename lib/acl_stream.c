@@ -38,6 +38,8 @@ struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 	}
 	s->ctx = ctx;
 	s->flags = flags;
+	if (flags & ACL_STREAM_FAST_SYNC)
+		acl_ring_set_fast_sync(s->ring);
 	s->priority = priority > 7 ? 7 : priority;	/* CANN clamps */
 	s->id = dev->next_stream_id++;
 	s->magic = ACL_STREAM_MAGIC;

@@ -233,18 +233,6 @@ PIN_SIG(aclrtSetStreamConfigOpt, aclError,
 	size_t));
 PIN_SIG(aclrtCreateStreamV2, aclError,
 	(aclrtStream *, const aclrtStreamConfigHandle *));
-PIN_SIG(aclrtBinaryLoadFromFile, aclError,
-	(const char *, aclrtBinaryLoadOptions *, aclrtBinHandle *));
-PIN_SIG(aclrtBinaryGetFunction, aclError,
-	(const aclrtBinHandle, const char *, aclrtFuncHandle *));
-PIN_SIG(aclrtBinaryUnLoad, aclError, (aclrtBinHandle));
-PIN_SIG(aclrtKernelArgsInit, aclError, (aclrtFuncHandle, aclrtArgsHandle *));
-PIN_SIG(aclrtKernelArgsAppend, aclError,
-	(aclrtArgsHandle, void *, size_t, aclrtParamHandle *));
-PIN_SIG(aclrtKernelArgsFinalize, aclError, (aclrtArgsHandle));
-PIN_SIG(aclrtLaunchKernelWithConfig, aclError,
-	(aclrtFuncHandle, uint32_t, aclrtStream, aclrtLaunchKernelCfg *,
-	aclrtArgsHandle, void *));
 PIN_SIG(aclrtGetSocName, const char *, (void));
 PIN_SIG(aclGetCannAttributeList, aclError, (const aclCannAttr **, size_t *));
 PIN_SIG(aclGetCannAttribute, aclError, (aclCannAttr, int32_t *));
@@ -291,7 +279,6 @@ extern acl_any_fn acl_headers_cxx_refs[];
 acl_any_fn acl_headers_cxx_refs[] = {
 	reinterpret_cast<acl_any_fn>(&aclCreateDataBuffer),
 	reinterpret_cast<acl_any_fn>(&aclrtMemcpy),
-	reinterpret_cast<acl_any_fn>(&aclrtLaunchKernelWithConfig),
 	reinterpret_cast<acl_any_fn>(&aclrtGetSocName),
 	reinterpret_cast<acl_any_fn>(&aclrtGetDeviceInfo),
 };
