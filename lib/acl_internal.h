@@ -138,6 +138,11 @@ struct acl_stream {
 	struct acl_graph *graph;	/* capture in progress, under ring->lock */
 	struct acl_hostq *hostq;	/* host-task runner (acl_callback.c) */
 	struct acl_sub *sub;		/* report thread, under acl_sub_lock */
+	/* Set by aclrtSetStreamFailureMode()/Attribute (acl_stream_ctl.c). */
+	uint64_t fail_mode;		/* ACL_*_ON_FAILURE set on this stream */
+	uint32_t overflow;		/* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK */
+	uint32_t tag;			/* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
+	uint32_t cache_op;		/* ACL_STREAM_ATTR_CACHE_OP_INFO */
 };
 
 struct acl_context {
@@ -148,6 +153,7 @@ struct acl_context {
 	struct acl_stream *defstream;
 	struct acl_stream *streams;	/* created ones, under dev->lock */
 	struct acl_context *next;	/* in dev->contexts */
+	bool stop_on_failure;		/* atomic; a stream of it is in STOP mode */
 };
 
 struct acl_event {
@@ -331,11 +337,24 @@ struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 				  uint32_t flags, aclError *ret);
 /* Destroy: waits for the queue's work (the kernel does). */
 void acl_stream_free(struct acl_stream *s);
+/* aclrtCreateStreamWithConfig() without its API name: a new stream. */
+aclError acl_create_stream(aclrtStream *stream, uint32_t priority,
+			   uint32_t flag);
 /* Wait for the stream's work; report a new failure as an aclError. */
 aclError acl_stream_sync(struct acl_stream *s, int32_t timeout_ms);
 /* Report (once) a failure of the stream's descriptors in [first, last]. */
 aclError acl_stream_check_range(struct acl_stream *s, uint64_t first,
 				uint64_t last);
+
+/* ---- acl_stream_ctl.c ------------------------------------------------ */
+
+/*
+ * ACL_STOP_ON_FAILURE: once a descriptor of @s has failed, new work is
+ * refused. Return: the failure's code (recorded) or ACL_SUCCESS.
+ */
+aclError acl_stream_check_stopped(struct acl_stream *s);
+/* Run the aclrtRegStreamStateCallback() hooks for @s, no lock held. */
+void acl_stream_notify(struct acl_stream *s, aclrtStreamState state);
 
 /*
  * A descriptor of a submission that needs host-side bookkeeping: a

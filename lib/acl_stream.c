@@ -189,6 +189,8 @@ struct acl_stream *acl_stream_for_work(aclrtStream handle, aclError *ret)
 
 	if (s)
 		*ret = acl_capture_check_default(s);
+	if (s && !*ret)
+		*ret = acl_stream_check_stopped(s);
 	return *ret ? NULL : s;
 }
 
@@ -256,8 +258,8 @@ aclError acl_stream_sync(struct acl_stream *s, int32_t timeout_ms)
 	return ACL_SUCCESS;
 }
 
-static aclError acl_create_stream(aclrtStream *stream, uint32_t priority,
-				  uint32_t flag)
+aclError acl_create_stream(aclrtStream *stream, uint32_t priority,
+			   uint32_t flag)
 {
 	struct acl_context *ctx;
 	struct acl_stream *s;
@@ -275,9 +277,12 @@ static aclError acl_create_stream(aclrtStream *stream, uint32_t priority,
 		ctx->streams = s;
 	}
 	pthread_mutex_unlock(&ctx->dev->lock);
-	if (s)
-		*stream = s;
-	return ret;
+	if (!s)
+		return ret;
+	*stream = s;
+	/* Outside dev->lock: a hook may call back into libacl. */
+	acl_stream_notify(s, ACL_RT_STREAM_STATE_CREATE_POST);
+	return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream)
@@ -317,6 +322,7 @@ static aclError acl_destroy_stream(aclrtStream stream)
 			       "stream=%p is a default stream", stream);
 	if (acl_stream_capturing(s))
 		return acl_stream_captured_err(s);
+	acl_stream_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
 	pthread_mutex_lock(&ctx->dev->lock);
 	for (pp = &ctx->streams; *pp && *pp != s; pp = &(*pp)->next)
 		;

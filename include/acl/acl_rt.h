@@ -399,6 +399,25 @@ typedef enum {
 typedef void (*aclrtStreamStateCallback)(aclrtStream stm,
 					 aclrtStreamState state, void *args);
 
+/* Attributes of aclrtSetStreamAttribute() and aclrtGetStreamAttribute(). */
+typedef enum {
+	ACL_STREAM_ATTR_FAILURE_MODE = 1,
+	ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2,
+	ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
+	ACL_STREAM_ATTR_CACHE_OP_INFO = 4,
+	ACL_STREAM_ATTR_PRIORITY = 5,
+} aclrtStreamAttr;
+
+/* One attribute's value; which member is read depends on the attribute. */
+typedef union {
+	uint64_t failureMode;
+	uint32_t overflowSwitch;
+	uint32_t userCustomTag;
+	uint32_t cacheOpInfoSwitch;
+	uint32_t streamPriority;
+	uint32_t reserve[4];
+} aclrtStreamAttrValue;
+
 /* Initialisation and error reporting */
 
 /* Initialise acl for the process; @configPath is a JSON file or NULL. */
@@ -792,6 +811,21 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream,
 /* Priority @stream was created with. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream,
 						    uint32_t *priority);
+/* Set one ACL_STREAM_ATTR_* attribute of @stream. */
+ACL_FUNC_VISIBILITY aclError
+aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+			aclrtStreamAttrValue *value);
+/* Read one ACL_STREAM_ATTR_* attribute of @stream. */
+ACL_FUNC_VISIBILITY aclError
+aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+			aclrtStreamAttrValue *value);
+/* The default stream of the thread's current context. */
+ACL_FUNC_VISIBILITY aclError
+aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+/* Lowest (numerically largest) and highest stream priority accepted. */
+ACL_FUNC_VISIBILITY aclError
+aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority,
+				  int32_t *greatestPriority);
 /* New stream-config handle; NULL on failure. */
 ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *
 aclrtCreateStreamConfigHandle(void);
