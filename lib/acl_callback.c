@@ -20,6 +20,7 @@
  *    as soon as it was posted, so the stream only waits for the work
  *    before the callback to finish, never for the callback.
  *  - value write/wait: acl_value.c, run by the runner.
+ *  - notify record/wait: acl_notify.c, run by the runner.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -311,6 +312,7 @@ static void acl_htask_post(struct acl_htask *t)
 static void acl_htask_free(struct acl_htask *t)
 {
 	acl_sub_put(t->sub);
+	acl_notify_put(t->notify);
 	free(t);
 }
 
@@ -332,6 +334,10 @@ static void acl_htask_run(struct acl_hostq *q, struct acl_htask *t)
 	case ACL_HT_VALUE_WRITE:
 	case ACL_HT_VALUE_WAIT:
 		acl_value_run(t, &q->io);
+		break;
+	case ACL_HT_NOTIFY_RECORD:
+	case ACL_HT_NOTIFY_WAIT:
+		acl_notify_run(t);
 		break;
 	}
 }
@@ -423,6 +429,8 @@ struct acl_htask *acl_hostq_prepare(struct acl_stream *s,
 		*t = *refs[i].task;
 		t->seq = base + refs[i].idx;
 		t->sub = t->kind == ACL_HT_CALLBACK ? acl_sub_of(s) : NULL;
+		if (t->notify)
+			acl_notify_get(t->notify);
 		t->next = NULL;
 		*tailp = t;
 		tailp = &t->next;

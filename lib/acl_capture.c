@@ -86,8 +86,11 @@ static void acl_graph_free(struct acl_graph *g)
 	/* Fails harmlessly if the device was reset meanwhile. */
 	if (acl_graph_loaded(g))
 		acl_kmd_graph_destroy(g->dev->fd, g->kid);
-	for (i = 0; i < g->nrefs; i++)
+	for (i = 0; i < g->nrefs; i++) {
+		if (g->refs[i].task)
+			acl_notify_put(g->refs[i].task->notify);
 		free(g->refs[i].task);
+	}
 	free(g->refs);
 	free(g->d);
 	/* Atomic: a plain store right before free() may be optimised out. */
@@ -137,6 +140,9 @@ static int acl_capture_add_ref(struct acl_graph *g, const struct acl_ref *r,
 		*out->task = *r->task;
 		out->task->sub = NULL;
 		out->task->next = NULL;
+		/* Replays queue copies of it: the notify must outlive them. */
+		if (out->task->notify)
+			acl_notify_get(out->task->notify);
 		g->callbacks |= r->task->kind == ACL_HT_CALLBACK;
 	}
 	g->nrefs++;

@@ -50,6 +50,7 @@ struct acl_device;
 struct acl_context;
 struct acl_graph;
 struct acl_hostq;
+struct acl_notify;
 struct acl_sub;
 
 /* ---- acl_ring.c: one kernel queue ------------------------------------ */
@@ -404,6 +405,8 @@ enum acl_htask_kind {
 	ACL_HT_HOST_FUNC,		/* aclrtLaunchHostFunc */
 	ACL_HT_VALUE_WRITE,		/* aclrtValueWrite */
 	ACL_HT_VALUE_WAIT,		/* aclrtValueWait */
+	ACL_HT_NOTIFY_RECORD,		/* aclrtRecordNotify */
+	ACL_HT_NOTIFY_WAIT,		/* aclrtWaitAndResetNotify */
 };
 
 /* One HOST_BARRIER's host part. */
@@ -416,6 +419,7 @@ struct acl_htask {
 	uint64_t addr;			/* VALUE_*: device address */
 	uint64_t value;			/* VALUE_* */
 	uint32_t flag;			/* VALUE_WAIT: ACL_STREAM_WAIT_VALUE_* */
+	struct acl_notify *notify;	/* NOTIFY_*: a reference per queued copy */
 	/* Set when queued: */
 	uint64_t seq;			/* its HOST_BARRIER */
 	struct acl_sub *sub;		/* CALLBACK: the thread to run it */
@@ -454,6 +458,14 @@ bool acl_value_met(uint64_t cur, uint64_t value, uint32_t flag);
  * ring *@io is created on first use: 0 or -errno.
  */
 int acl_value_run(const struct acl_htask *t, struct acl_ring **io);
+
+/* ---- acl_notify.c ---------------------------------------------------- */
+
+void acl_notify_get(struct acl_notify *n);
+/* Drop a reference (NULL: nothing); the last one frees the notify. */
+void acl_notify_put(struct acl_notify *n);
+/* Run a NOTIFY_RECORD / NOTIFY_WAIT task in a runner. */
+void acl_notify_run(const struct acl_htask *t);
 
 /* ---- acl_capture.c --------------------------------------------------- */
 

@@ -855,6 +855,9 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify,
 ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify,
 						     aclrtStream stream,
 						     uint32_t timeout);
+/* The id of @notify on its device. */
+ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify,
+					      uint32_t *notifyId);
 
 /*
  * Kernel loading and launch (aclrtBinaryLoadFromFile ...

@@ -221,6 +221,7 @@ PIN_SIG(aclrtRegStreamStateCallback, aclError,
 PIN_SIG(aclrtCreateNotify, aclError, (aclrtNotify *, uint64_t));
 PIN_SIG(aclrtDestroyNotify, aclError, (aclrtNotify));
 PIN_SIG(aclrtRecordNotify, aclError, (aclrtNotify, aclrtStream));
+PIN_SIG(aclrtGetNotifyId, aclError, (aclrtNotify, uint32_t *));
 PIN_SIG(aclrtWaitAndResetNotify, aclError,
 	(aclrtNotify, aclrtStream, uint32_t));
 PIN_SIG(aclrtStreamGetId, aclError, (aclrtStream, int32_t *));
