@@ -525,6 +525,31 @@ static aclError acl_sys_user_to_npu(int32_t user, int32_t *npu)
 	return ACL_SUCCESS;
 }
 
+/* NPU @npu exists (visible or not): 0 or an error recorded. */
+static aclError acl_sys_npu_check(int32_t npu, const char *name)
+{
+	if (acl_node_present(npu))
+		return ACL_SUCCESS;
+	return acl_err(ACL_ERROR_RT_INVALID_DEVICEID,
+		       "%s=%d: the npu_dma driver has no such NPU", name, npu);
+}
+
+/*
+ * Logic id -> physical id and back: both are the NPU index @npu, so the
+ * answer is @npu itself once the arguments are good and the NPU exists.
+ */
+static aclError acl_sys_npu_same(int32_t npu, const char *name, int32_t *out,
+				 const char *out_name)
+{
+	aclError ret = acl_sys_id_check(npu, name, out, out_name);
+
+	if (!ret)
+		ret = acl_sys_npu_check(npu, name);
+	if (!ret)
+		*out = npu;
+	return ret;
+}
+
 /* The user id of NPU @npu, if it is visible: 0 or an error recorded. */
 static aclError acl_sys_npu_to_user(int32_t npu, const char *name,
 				    int32_t *user)
@@ -539,22 +564,11 @@ static aclError acl_sys_npu_to_user(int32_t npu, const char *name,
 		*user = i;
 		return ACL_SUCCESS;
 	}
-	if (!acl_node_present(npu))
-		return acl_err(ACL_ERROR_RT_INVALID_DEVICEID,
-			       "%s=%d: the npu_dma driver has no such NPU",
-			       name, npu);
+	if (acl_sys_npu_check(npu, name))
+		return ACL_ERROR_RT_INVALID_DEVICEID;
 	return acl_err(ACL_ERROR_RT_INVALID_DEVICEID,
 		       "%s=%d: that NPU is not visible to this process "
 		       "(ASCEND_RT_VISIBLE_DEVICES)", name, npu);
-}
-
-/* Logic and physical ids are both the NPU index: check it exists. */
-static aclError acl_sys_npu_check(int32_t npu, const char *name)
-{
-	if (acl_node_present(npu))
-		return ACL_SUCCESS;
-	return acl_err(ACL_ERROR_RT_INVALID_DEVICEID,
-		       "%s=%d: the npu_dma driver has no such NPU", name, npu);
 }
 
 ACL_FUNC_VISIBILITY aclError
@@ -584,31 +598,15 @@ aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t *const userDevid
 ACL_FUNC_VISIBILITY aclError
 aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t *const logicDevId)
 {
-	aclError ret;
-
 	ACL_ENTER();
-	ret = acl_sys_id_check(phyDevId, "phyDevId", logicDevId, "logicDevId");
-	if (ret)
-		return ret;
-	if (acl_sys_npu_check(phyDevId, "phyDevId"))
-		return ACL_ERROR_RT_INVALID_DEVICEID;
-	*logicDevId = phyDevId;
-	return ACL_SUCCESS;
+	return acl_sys_npu_same(phyDevId, "phyDevId", logicDevId, "logicDevId");
 }
 
 ACL_FUNC_VISIBILITY aclError
 aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId)
 {
-	aclError ret;
-
 	ACL_ENTER();
-	ret = acl_sys_id_check(logicDevId, "logicDevId", phyDevId, "phyDevId");
-	if (ret)
-		return ret;
-	if (acl_sys_npu_check(logicDevId, "logicDevId"))
-		return ACL_ERROR_RT_INVALID_DEVICEID;
-	*phyDevId = logicDevId;
-	return ACL_SUCCESS;
+	return acl_sys_npu_same(logicDevId, "logicDevId", phyDevId, "phyDevId");
 }
 
 ACL_FUNC_VISIBILITY aclError
