@@ -20,8 +20,16 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
 
+#include "npu_dma_area.h"
 #include "npu_dma_compat.h"
+#include "npu_dma_engine.h"
+#include "npu_dma_graph.h"
+#include "npu_dma_job.h"
+#include "npu_dma_mem.h"
+#include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_sched.h"
+#include "npu_dma_xfer.h"
 
 static unsigned int nr_sim;
 module_param(nr_sim, uint, 0444);
@@ -166,6 +174,37 @@ const struct drm_driver npu_dma_drm_driver = {
 	.minor = 0,
 };
 
+/* The pipeline's caches and workqueues, before any NPU exists. */
+static int __init npu_dma_pipeline_init(void)
+{
+	int ret;
+
+	ret = npu_dma_job_init_cache();
+	if (ret)
+		return ret;
+	ret = npu_dma_sched_init();
+	if (ret)
+		goto err_cache;
+	ret = npu_dma_chan_init();
+	if (ret)
+		goto err_sched;
+	return 0;
+
+err_sched:
+	npu_dma_sched_exit();
+err_cache:
+	npu_dma_job_exit_cache();
+	return ret;
+}
+
+static void npu_dma_pipeline_exit(void)
+{
+	npu_dma_chan_exit();
+	npu_dma_sched_exit();
+	npu_dma_job_exit_cache();
+	npu_dma_queue_exit();
+}
+
 static int __init npu_dma_init(void)
 {
 	int ret;
@@ -178,12 +217,12 @@ static int __init npu_dma_init(void)
 		return ret;
 
 	npu_dma_debugfs_init(test_hooks);
-	ret = npu_dma_queue_init();
+	ret = npu_dma_pipeline_init();
 	if (ret)
 		goto err_debugfs;
 	ret = npu_dma_edu_init();
 	if (ret)
-		goto err_queue;
+		goto err_pipeline;
 	ret = npu_dma_sim_init(nr_sim);
 	if (ret)
 		goto err_edu;
@@ -191,8 +230,8 @@ static int __init npu_dma_init(void)
 
 err_edu:
 	npu_dma_edu_exit();
-err_queue:
-	npu_dma_queue_exit();
+err_pipeline:
+	npu_dma_pipeline_exit();
 err_debugfs:
 	npu_dma_debugfs_exit();
 	return ret;
@@ -203,7 +242,7 @@ static void __exit npu_dma_exit(void)
 {
 	npu_dma_sim_exit();
 	npu_dma_edu_exit();
-	npu_dma_queue_exit();
+	npu_dma_pipeline_exit();
 	npu_dma_debugfs_exit();
 }
 module_exit(npu_dma_exit);

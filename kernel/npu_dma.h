@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * npu_dma: internal definitions shared by the core and the engines.
+ * npu_dma: the core objects, NPUs, open files and address ranges (internal).
+ *
+ * Every stage of the pipeline sees these; what only some stages share has
+ * a header of its own (Documentation/driver.rst lists them).
  */
 #ifndef __NPU_DMA_H__
 #define __NPU_DMA_H__
@@ -140,54 +143,6 @@ static inline struct npu_dma_device *to_npu_dma_device(struct drm_device *drm)
 }
 
 /**
- * struct npu_dma_seg - one side of a transfer piece, inside one page
- * @page: the page
- * @offset: byte offset in @page
- * @dma: bus address of @page + @offset (engines with dma_mapped only)
- */
-struct npu_dma_seg {
-	struct page *page;
-	unsigned int offset;
-	dma_addr_t dma;
-};
-
-/**
- * struct npu_dma_piece - one piece of a transfer, inside one page on both sides
- * @dst: where the bytes go
- * @src: where they come from
- * @len: bytes, at most PAGE_SIZE
- */
-struct npu_dma_piece {
-	struct npu_dma_seg dst;
-	struct npu_dma_seg src;
-	unsigned int len;
-};
-
-/**
- * struct npu_dma_engine_ops - what an engine provides to the core
- * @name: backend name shown in sysfs ("edu", "sim")
- * @dma_mapped: host and device pages must be DMA-mapped for this engine
- * @copy: move @len bytes from @src to @dst, neither crossing a page;
- *	may sleep; returns 0 or a negative errno (-ETIMEDOUT, -EIO)
- * @copy_pieces: optional; move @n pieces, in order, as @copy would move
- *	each; returns 0 or the first error, after which the rest may not
- *	have moved. The core hands the engine up to 16 pieces per call
- *	and tests for an abort and a reschedule only between calls, so
- *	an engine whose pieces are cheap (narrow 2-D rows on the sim engine)
- *	pays the indirect call and that bookkeeping once per array. Not
- *	used for pieces of a peer NPU's memory (mapped per piece, see
- *	npu_dma_xfer.c); without it the core calls @copy per piece.
- */
-struct npu_dma_engine_ops {
-	const char *name;
-	bool dma_mapped;
-	int (*copy)(struct npu_dma_device *ndev, const struct npu_dma_seg *dst,
-		    const struct npu_dma_seg *src, size_t len);
-	int (*copy_pieces)(struct npu_dma_device *ndev,
-			   const struct npu_dma_piece *p, unsigned int n);
-};
-
-/**
  * struct npu_dma_range - an address range owned by a context
  * @node: in the context's tree (device allocations or host regions)
  * @start: first address
@@ -267,18 +222,17 @@ struct npu_dma_ctx {
 #define npu_dbg(ndev, fmt, ...) \
 	dev_dbg((ndev)->parent, "%s: %s: " fmt, (ndev)->name, __func__, ##__VA_ARGS__)
 
-/* npu_dma_dev.c: one DRM device per NPU */
-struct npu_dma_device *npu_dma_device_create(struct device *parent,
-					     u32 backend,
-					     const struct npu_dma_engine_ops *ops,
-					     void *engine);
-int npu_dma_device_add(struct npu_dma_device *ndev);
-void npu_dma_device_remove(struct npu_dma_device *ndev);
+/* @addr lies in @ndev's own device memory (not a peer's). */
+static inline bool npu_dma_own_memory(const struct npu_dma_device *ndev, u64 addr)
+{
+	return addr >= ndev->mem_base && addr - ndev->mem_base < ndev->mem_size;
+}
+
+/* npu_dma_dev.c: NPUs and their peers (engines add them, npu_dma_engine.h) */
 u64 npu_dma_device_peers(struct npu_dma_device *ndev);
 struct npu_dma_device *npu_dma_device_get_peer(struct npu_dma_device *ndev,
 					       u64 addr);
 void npu_dma_device_put(struct npu_dma_device *ndev);
-struct npu_dma_device *npu_dma_device_by_parent(struct device *parent);
 
 /* npu_dma.c: the DRM driver */
 extern const struct drm_driver npu_dma_drm_driver;
@@ -291,12 +245,6 @@ void npu_dma_ctx_teardown(struct npu_dma_ctx *ctx);
 int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void *data);
 void npu_dma_ctx_show_fdinfo(struct npu_dma_ctx *ctx, struct seq_file *m);
 
-/* npu_dma_area.c: shared memory as GEM objects without handles */
-struct npu_dma_area *npu_dma_area_create(struct npu_dma_ctx *ctx, size_t size,
-					 bool readonly);
-u64 npu_dma_area_offset(struct npu_dma_area *area);
-void npu_dma_area_put(struct npu_dma_area *area);
-
 /* npu_dma_range.c */
 struct npu_dma_range *npu_dma_range_find(struct rb_root *root, u64 addr,
 					 u64 len);
@@ -306,20 +254,8 @@ struct npu_dma_range *npu_dma_range_take(struct npu_dma_ctx *ctx,
 void npu_dma_range_drain(struct npu_dma_ctx *ctx, struct rb_root *root,
 			 void (*put)(struct npu_dma_range *range));
 
-/* npu_dma_pagemap.c: one DMA mapping per host page, direction and NPU */
-int npu_dma_pages_map(struct npu_dma_device *ndev, struct page **pages,
-			  dma_addr_t *dma, unsigned long n, bool writable);
 void npu_dma_pages_unmap(struct npu_dma_device *ndev, struct page **pages,
-			     unsigned long n, bool writable);
-
-/* npu_dma_mem.c: device memory */
-int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy);
-void npu_dma_devmem_fini(struct npu_dma_device *ndev);
-u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev);
-int npu_dma_devmem_seg(struct npu_dma_range *range, u64 addr,
-		       struct npu_dma_seg *seg);
-int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void *data);
-void npu_dma_mem_release_all(struct npu_dma_ctx *ctx);
+			 unsigned long n, bool writable);
 
 /* npu_dma_sysfs.c: attributes on the bus device */
 int npu_dma_sysfs_add(struct npu_dma_device *ndev);
@@ -330,15 +266,5 @@ void npu_dma_debugfs_init(bool test_hooks);
 void npu_dma_debugfs_exit(void);
 void npu_dma_debugfs_add(struct npu_dma_device *ndev);
 void npu_dma_debugfs_remove(struct npu_dma_device *ndev);
-/* Fault injection (debugfs edu_lose_irqs): edu DMAs to start without IRQ. */
-extern atomic_t npu_dma_fault_edu_lost_irqs;
-
-/* npu_dma_edu.c, npu_dma_sim.c: engines */
-int npu_dma_edu_check_params(void);
-int npu_dma_edu_init(void);
-void npu_dma_edu_exit(void);
-int npu_dma_sim_check_params(unsigned int nr_sim);
-int npu_dma_sim_init(unsigned int nr_sim);
-void npu_dma_sim_exit(void);
 
 #endif /* __NPU_DMA_H__ */

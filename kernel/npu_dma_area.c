@@ -26,8 +26,8 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_vma_manager.h>
 
+#include "npu_dma_area.h"
 #include "npu_dma_compat.h"
-#include "npu_dma_queue.h"
 
 static inline struct npu_dma_area *to_npu_dma_area(struct drm_gem_object *obj)
 {
@@ -45,12 +45,39 @@ static void npu_area_free(struct drm_gem_object *obj)
 	kfree(area);
 }
 
+/*
+ * npu_area_vmalloc_fault() - map a page of a vmalloc_user() area again
+ * @vmf: the fault
+ * @mem: the area
+ * @size: its size in bytes, page aligned
+ * @pgoff: file page offset at which the area starts
+ *
+ * remap_vmalloc_range() fills the page tables at mmap time; this brings
+ * a page back once they were zapped (MADV_DONTNEED, drm_dev_unplug()), so
+ * the process sees the same memory again instead of a SIGBUS.
+ * @vmf->pgoff is the file offset, which stays right when a partial munmap
+ * splits the mapping.
+ *
+ * Return: 0 with @vmf->page referenced, VM_FAULT_SIGBUS outside the area.
+ */
+static vm_fault_t npu_area_vmalloc_fault(struct vm_fault *vmf, void *mem,
+					 size_t size, pgoff_t pgoff)
+{
+	pgoff_t index = vmf->pgoff - pgoff;
+
+	if (vmf->pgoff < pgoff || index >= size >> PAGE_SHIFT)
+		return VM_FAULT_SIGBUS;
+	vmf->page = vmalloc_to_page(mem + (index << PAGE_SHIFT));
+	get_page(vmf->page);
+	return 0;
+}
+
 static vm_fault_t npu_area_vm_fault(struct vm_fault *vmf)
 {
 	struct drm_gem_object *obj = vmf->vma->vm_private_data;
 	struct npu_dma_area *area = to_npu_dma_area(obj);
 
-	return npu_dma_vmalloc_fault(vmf, area->mem, area->size,
+	return npu_area_vmalloc_fault(vmf, area->mem, area->size,
 				     drm_vma_node_start(&obj->vma_node));
 }
 

@@ -21,6 +21,10 @@
 
 #include <drm/drm_file.h>
 
+#include "npu_dma_area.h"
+#include "npu_dma_graph.h"
+#include "npu_dma_mem.h"
+#include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
 
 #define NPU_DMA_EVENTS_SIZE \

@@ -29,7 +29,10 @@
 #include <linux/pid.h>
 #include <linux/seq_file.h>
 
+#include "npu_dma_engine.h"
+#include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_retire.h"
 
 static struct dentry *npu_dma_debugfs_root;
 

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// SPDX-License-Identifier: GPL-2.0-only
 /*
  * npu_dma: one DRM device per NPU.
  *
@@ -18,6 +17,8 @@
 #include <drm/drm_drv.h>
 #include <drm/drm_managed.h>
 
+#include "npu_dma_engine.h"
+#include "npu_dma_mem.h"
 #include "npu_dma_queue.h"
 
 static DEFINE_IDA(npu_dma_ida);

@@ -15,8 +15,8 @@
 #include <linux/module.h>
 #include <linux/pci.h>
 
-#include "npu_dma.h"
 #include "npu_dma_edu_reg.h"
+#include "npu_dma_engine.h"
 #include "npu_dma_trace.h"
 
 #define EDU_VENDOR_ID		0x1234

@@ -6,7 +6,8 @@
  * each exactly as a doorbell would, resolving its addresses: the graph
  * keeps the resulting jobs as templates, holding a reference on every
  * allocation, registration and queue they name. A GRAPH descriptor on a
- * queue becomes one job that runs those templates in order on that queue,
+ * queue becomes one job whose tasks, made from those templates, go one
+ * by one through the scheduler's loop (npu_dma_sched.c) on that queue,
  * with no copy, validation, lookup, reference or allocation per task.
  *
  * Re-checked on every replay, per task: that the ranges it names are
@@ -31,8 +32,13 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "npu_dma_graph.h"
+#include "npu_dma_job.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_retire.h"
 #include "npu_dma_trace.h"
+#include "npu_dma_validate.h"
+#include "npu_dma_xfer.h"
 
 #define NPU_GRAPH_MAX_GRAPHS	NPU_DMA_MAX_GRAPHS
 #define NPU_GRAPH_MAX_TASKS	(1U << 28)
@@ -152,6 +158,42 @@ static int npu_graph_task_allowed(const struct npu_dma_desc *d)
 	return 0;
 }
 
+/*
+ * Mark the members of complete batches. A BATCH_BEGIN without its
+ * BATCH_END in the same doorbell, a nested BEGIN, or an END without a
+ * BEGIN fail with -EINVAL; their descriptors then run as ordinary ones.
+ * A member that is not a copy, fill or nop fails with -EINVAL.
+ */
+static void npu_graph_mark_batches(struct npu_dma_job **jobs, u32 n)
+{
+	u32 i, j;
+
+	for (i = 0; i < n; i++) {
+		if (jobs[i]->d.opcode != NPU_DMA_OP_BATCH_BEGIN || jobs[i]->status)
+			continue;
+		for (j = i + 1; j < n; j++)
+			if (jobs[j]->d.opcode == NPU_DMA_OP_BATCH_BEGIN ||
+			    jobs[j]->d.opcode == NPU_DMA_OP_BATCH_END)
+				break;
+		if (j == n || jobs[j]->d.opcode != NPU_DMA_OP_BATCH_END ||
+		    jobs[j]->status) {
+			jobs[i]->status = -EINVAL;
+			continue;
+		}
+		for (i++; i <= j; i++) {
+			jobs[i]->batch_member = true;
+			if (i < j && !jobs[i]->status &&
+			    !npu_dma_batch_op_ok(jobs[i]->d.opcode))
+				jobs[i]->status = -EINVAL;
+		}
+		i = j;
+	}
+	for (i = 0; i < n; i++)
+		if (jobs[i]->d.opcode == NPU_DMA_OP_BATCH_END &&
+		    !jobs[i]->batch_member && !jobs[i]->status)
+			jobs[i]->status = -EINVAL;
+}
+
 /* Copy in and validate every task; on failure *@bad is the culprit. */
 static int npu_graph_prepare(struct npu_dma_ctx *ctx, struct npu_dma_graph *g,
 			     const struct npu_dma_desc __user *descs, u32 *bad)
@@ -172,12 +214,12 @@ static int npu_graph_prepare(struct npu_dma_ctx *ctx, struct npu_dma_graph *g,
 			ret = -EFAULT;
 		else
 			ret = npu_graph_task_allowed(&t->d) ?:
-			      npu_dma_desc_prepare(ctx, t);
+			      npu_dma_validate_task(ctx, t);
 		t->status = ret;
 		*bad = i;
 	}
 	if (!ret)
-		npu_dma_queue_mark_batches(jobs, g->count);
+		npu_graph_mark_batches(jobs, g->count);
 	for (i = 0; i < g->count && !ret; i++) {
 		ret = jobs[i]->status;
 		*bad = i;
@@ -341,43 +383,49 @@ static int npu_graph_task_run(struct npu_dma_queue *q, struct npu_dma_job *t)
 }
 
 /**
- * npu_dma_graph_run() - run a GRAPH job's tasks from where it stopped
- * @q: its queue (the job is at its head)
- * @job: the job
+ * npu_dma_graph_next_task() - the next task of a GRAPH job being replayed
+ * @job: the GRAPH job, at the head of its queue
+ * @t: set to the task, as a job of @job's queue with its own sequence
+ *	number (on the caller's stack: nothing is allocated per task)
  *
- * Return: true once every task ran, false when parked at a WAIT or a
- * HOST_BARRIER (the queue is kicked again as for a plain one).
+ * Return: false once every task ran (the GRAPH job may retire).
  */
-bool npu_dma_graph_run(struct npu_dma_queue *q, struct npu_dma_job *job)
+bool npu_dma_graph_next_task(struct npu_dma_job *job, struct npu_dma_job *t)
 {
 	struct npu_dma_graph *g = job->graph;
-	struct npu_dma_job t;
 
-	for (; job->pos < g->count; job->pos++) {
-		u64 seq = job->seq + job->pos;
-
-		npu_graph_task(&t, &g->tasks[job->pos], q, seq);
-		if (!npu_dma_queue_job_ready(q, &t)) {
-			if (job->pos)
-				npu_dma_queue_publish(q, seq - 1);
-			return false;
-		}
-		/*
-		 * For npu-trace and dynamic debug, a task is submitted when the
-		 * replay gets to it, with the line an ordinary descriptor gets.
-		 */
-		trace_npu_dma_submit(&t);
-		npu_dbg(q->ctx->ndev,
-			"queue %u seq %llu: op %u flags 0x%x src 0x%llx dst 0x%llx len %llu height %u: %d (graph %llu task %u)\n",
-			q->id, seq, t.d.opcode, t.d.flags, t.d.src, t.d.dst, t.d.len,
-			t.d.height, t.status, job->d.value, job->pos);
-		t.status = npu_graph_task_run(q, &t);
-		npu_dma_queue_note_result(q, &t);
-		/* Whoever waits for an event or a barrier sees it at once. */
-		if (t.d.opcode == NPU_DMA_OP_EVENT_RECORD ||
-		    t.d.opcode == NPU_DMA_OP_HOST_BARRIER)
-			npu_dma_queue_publish(q, seq);
-		cond_resched();
-	}
+	if (job->pos >= g->count)
+		return false;
+	npu_graph_task(t, &g->tasks[job->pos], job->q, job->seq + job->pos);
 	return true;
+}
+
+/**
+ * npu_dma_graph_run_task() - run the task npu_dma_graph_next_task() made
+ * @job: the GRAPH job
+ * @t: its task, which may start (the scheduler tested it)
+ *
+ * Traced, run and accounted for as a plain job is; whoever waits for an
+ * event or a barrier among the tasks sees it at once.
+ */
+void npu_dma_graph_run_task(struct npu_dma_job *job, struct npu_dma_job *t)
+{
+	struct npu_dma_queue *q = job->q;
+
+	/*
+	 * For npu-trace and dynamic debug, a task is submitted when the
+	 * replay gets to it, with the line an ordinary descriptor gets.
+	 */
+	trace_npu_dma_submit(t);
+	npu_dbg(q->ctx->ndev,
+		"queue %u seq %llu: op %u flags 0x%x src 0x%llx dst 0x%llx len %llu height %u: %d (graph %llu task %u)\n",
+		q->id, t->seq, t->d.opcode, t->d.flags, t->d.src, t->d.dst,
+		t->d.len, t->d.height, t->status, job->d.value, job->pos);
+	t->status = npu_graph_task_run(q, t);
+	npu_dma_retire_note(q, t);
+	if (t->d.opcode == NPU_DMA_OP_EVENT_RECORD ||
+	    t->d.opcode == NPU_DMA_OP_HOST_BARRIER)
+		npu_dma_retire_publish(q, t->seq);
+	job->pos++;
+	cond_resched();
 }

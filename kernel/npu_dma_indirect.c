@@ -16,7 +16,11 @@
 #include <linux/dma-mapping.h>
 #include <linux/highmem.h>
 
+#include "npu_dma_job.h"
+#include "npu_dma_mem.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_validate.h"
+#include "npu_dma_xfer.h"
 
 /* The u64 at device address @addr of the allocation on @side. */
 static int npu_indirect_word(struct npu_dma_job *job, struct npu_dma_side *side,
@@ -67,7 +71,7 @@ static int npu_indirect_read(struct npu_dma_job *job, struct npu_dma_desc *d)
 }
 
 /**
- * npu_dma_indirect_exec() - run a COPY_INDIRECT job on the channel it holds
+ * npu_dma_indirect_run() - run a COPY_INDIRECT job on the channel it holds
  * @job: the job, validated; job->d.len becomes the length it moved
  *
  * Reads the words, checks the copy they describe and runs it as a COPY
@@ -78,7 +82,7 @@ static int npu_indirect_read(struct npu_dma_job *job, struct npu_dma_desc *d)
  * in the context's memory of this NPU), -EINVAL (too long), or what the
  * copy returned.
  */
-int npu_dma_indirect_exec(struct npu_dma_job *job)
+int npu_dma_indirect_run(struct npu_dma_job *job)
 {
 	struct npu_dma_ctx *ctx = job->q->ctx;
 	/* A graph task's job is on the stack too: both are small. */
@@ -102,9 +106,9 @@ int npu_dma_indirect_exec(struct npu_dma_job *job)
 		ret = -EFAULT;
 		goto out;
 	}
-	ret = npu_dma_desc_prepare(ctx, &copy);
+	ret = npu_dma_validate_task(ctx, &copy);
 	if (!ret)
-		ret = npu_dma_job_exec(&copy);
+		ret = npu_dma_job_run_on_chan(&copy);
 	if (!ret)
 		job->d.len = copy.d.len;
 	npu_dma_job_put_refs(&copy);

@@ -46,6 +46,10 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 
+#include "npu_dma_area.h"
+#include "npu_dma_job.h"
+#include "npu_dma_mem.h"
+#include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
 
 #define NPU_DMA_HUGE_SIZE	SZ_2M
@@ -490,9 +494,9 @@ struct npu_dma_device *npu_dma_alloc_ndev(struct npu_dma_range *range)
  * @side: @job's source or destination
  *
  * Only peers' allocations resolve besides the queue's own NPU's
- * (npu_desc_resolve_peer()), so device memory of another NPU is a peer's.
+ * (npu_val_resolve_peer()), so device memory of another NPU is a peer's.
  * The trace helper npu_dma_trace_peer() does not use this: it also
- * traces rejected descriptors, whose sides were put (npu_desc_reject()),
+ * traces rejected descriptors, whose sides were put (npu_val_reject()),
  * so it reads the descriptor's addresses.
  *
  * Return: that NPU, or NULL for any other side.

@@ -38,7 +38,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
 
-#include "npu_dma.h"
+#include "npu_dma_pin.h"
 
 /*
  * An entry is usually an xarray value packing the page's bus address
@@ -278,7 +278,7 @@ static void npu_page_unmap_one(struct npu_dma_device *ndev, struct page *page,
  * Context: process context; the pages are still pinned.
  */
 void npu_dma_pages_unmap(struct npu_dma_device *ndev, struct page **pages,
-			     unsigned long n, bool writable)
+			 unsigned long n, bool writable)
 {
 	unsigned long i;
 
@@ -305,7 +305,7 @@ void npu_dma_pages_unmap(struct npu_dma_device *ndev, struct page **pages,
  * NPU_PAGE_USERS_MAX users: a million overlapping pins of one page).
  */
 int npu_dma_pages_map(struct npu_dma_device *ndev, struct page **pages,
-			  dma_addr_t *dma, unsigned long n, bool writable)
+		      dma_addr_t *dma, unsigned long n, bool writable)
 {
 	unsigned long i;
 

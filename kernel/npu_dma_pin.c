@@ -25,6 +25,8 @@
 #include <linux/uaccess.h>
 #include <linux/userfaultfd_k.h>
 
+#include "npu_dma_budget.h"
+#include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
 #include "npu_dma_trace.h"
 
@@ -39,7 +41,7 @@ static void npu_region_free(struct npu_dma_region *r)
 	atomic64_inc(&r->ndev->stats.unpins);
 	if (r->dma) {
 		npu_dma_pages_unmap(r->ndev, r->pages, r->nr_pages,
-					r->writable);
+				    r->writable);
 		kvfree(r->dma);
 	}
 	unpin_user_pages_dirty_lock(r->pages, r->nr_pages, r->writable);
@@ -119,9 +121,9 @@ static int npu_region_pin(struct npu_dma_region *r, unsigned int gup_flags)
 static bool npu_range_has_uffd(struct mm_struct *mm, unsigned long start,
 			       unsigned long end)
 {
+	VMA_ITERATOR(vmi, mm, start);
 	struct vm_area_struct *vma;
 	bool armed = false;
-	VMA_ITERATOR(vmi, mm, start);
 
 	mmap_read_lock(mm);
 	for_each_vma_range(vmi, vma, end) {
@@ -186,7 +188,7 @@ static int npu_region_map(struct npu_dma_region *r)
 	if (!r->dma)
 		return -ENOMEM;
 	if (npu_dma_pages_map(r->ndev, r->pages, r->dma, r->nr_pages,
-				  r->writable)) {
+			      r->writable)) {
 		kvfree(r->dma);
 		r->dma = NULL;
 		return -ENOMEM;

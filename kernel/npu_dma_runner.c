@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * npu_dma: runners, the work items that share one job over DMA channels.
+ * npu_dma: runners, the work items that share a batch over DMA channels.
  *
- * A batch's members, and the pieces of a large copy split over the NPU's
- * channels (npu_dma_xfer.c), run on the queue's worker and on helpers,
- * each holding a channel. A helper is a work item per channel, not per
- * member or piece, on a per-CPU workqueue: where it starts decides
- * whether it competes with the CPU that submits or validates the work.
+ * A batch's members run on the queue's worker and on helpers
+ * (npu_dma_chan.c), each holding a channel. A helper is a work item per
+ * channel, not per member, on a per-CPU workqueue: where it starts
+ * decides whether it competes with the CPU that submits or validates the
+ * work.
  */
 
 #include <linux/sizes.h>
@@ -14,10 +14,9 @@
 #include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
+#include "npu_dma_job.h"
 #include "npu_dma_queue.h"
-
-/* Per CPU, for a batch's helper started where its doorbell ran. */
-static struct workqueue_struct *npu_dma_runner_wq;
+#include "npu_dma_xfer.h"
 
 /**
  * struct npu_dma_batch - a batch in flight
@@ -39,17 +38,22 @@ struct npu_dma_batch {
  * takes is up to the submitter (its pageable members' page faults, a
  * userfaultfd that never answers), and that is no hung task.
  */
+static bool npu_batch_prepared(struct npu_dma_job *begin, u32 n)
+{
+	/* Pairs with the doorbell's release of @prepared: members first. */
+	return smp_load_acquire(&begin->prepared) >= n;
+}
+
 static void npu_batch_wait_prepared(struct npu_dma_job *begin, u32 n)
 {
 	if (wait_var_event_interruptible(&begin->prepared,
-					 smp_load_acquire(&begin->prepared) >= n))
-		wait_var_event(&begin->prepared,
-			       smp_load_acquire(&begin->prepared) >= n);
+					 npu_batch_prepared(begin, n)))
+		wait_var_event(&begin->prepared, npu_batch_prepared(begin, n));
 }
 
 /*
  * Members claimed at once: a run of them shares the claim, the wait and
- * the engine calls (npu_dma_members_exec()), up to so many bytes, so
+ * the engine calls (npu_dma_members_run()), up to so many bytes, so
  * that a few large members still spread over the channels.
  */
 #define NPU_BATCH_CLAIM_MAX	16
@@ -83,6 +87,7 @@ static u32 npu_batch_claim(struct npu_dma_batch *b, bool helper, u32 *first)
 	u32 ready, n;
 
 	do {
+		/* Pairs with the doorbell's release: validated members only. */
 		ready = min(b->count, smp_load_acquire(&b->begin->prepared));
 		if (next >= b->count || (helper && next >= ready))
 			return 0;
@@ -105,6 +110,7 @@ static void npu_batch_run_members(struct npu_dma_batch *b, bool helper)
 	int chan = -1;
 
 	while ((n = npu_batch_claim(b, helper, &first))) {
+		/* As in npu_batch_claim(): the members' setup first. */
 		if (smp_load_acquire(&b->begin->prepared) < first + n) {
 			if (chan >= 0)
 				npu_dma_chan_put(ndev, chan);
@@ -113,7 +119,7 @@ static void npu_batch_run_members(struct npu_dma_batch *b, bool helper)
 		}
 		if (chan < 0)
 			chan = npu_dma_chan_get(ndev);
-		npu_dma_members_exec(&b->begin->members[first], n, chan);
+		npu_dma_members_run(&b->begin->members[first], n, chan);
 	}
 	if (chan >= 0)
 		npu_dma_chan_put(ndev, chan);
@@ -128,28 +134,6 @@ static void npu_batch_runner_work(struct work_struct *work)
 {
 	npu_batch_run_members(container_of(work, struct npu_batch_runner, work)->batch,
 			      true);
-}
-
-/**
- * npu_dma_work_elsewhere() - start a channel's helper on a given CPU
- * @work: the helper's work item
- * @nth: the nth online CPU after this one, wrapping around (0: this one;
- *	a job's helper i goes to the ith)
- *
- * Per CPU (``WQ_CPU_INTENSIVE``): a helper queued on the unbound
- * workqueue tends to be woken on the CPU of its waker, which is busy
- * with the job itself, and to stay there.
- */
-void npu_dma_work_elsewhere(struct work_struct *work, unsigned int nth)
-{
-	int cpu = raw_smp_processor_id();
-
-	while (nth--) {
-		cpu = cpumask_next(cpu, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
-			cpu = cpumask_first(cpu_online_mask);
-	}
-	queue_work_on(cpu, npu_dma_runner_wq, work);
 }
 
 /* In a batch's late_runner once its doorbell has validated every member. */
@@ -197,12 +181,11 @@ static void npu_batch_start_helpers(struct npu_dma_batch *batch,
 		if (early == n - 1)
 			break;
 		if (cpu != self && cpu != batch->begin->doorbell_cpu)
-			queue_work_on(cpu, npu_dma_runner_wq,
-				      &runners[early++].work);
+			npu_dma_work_on(&runners[early++].work, cpu);
 	}
 	if (cmpxchg(&batch->begin->late_runner, NULL, &runners[early]))
-		queue_work_on(batch->begin->doorbell_cpu, npu_dma_runner_wq,
-			      &runners[early].work);
+		npu_dma_work_on(&runners[early].work,
+				batch->begin->doorbell_cpu);
 }
 
 /**
@@ -254,17 +237,3 @@ void npu_dma_batch_run(struct npu_dma_queue *q, struct npu_dma_job *begin)
 	kfree(runners);
 }
 
-int npu_dma_runner_init(void)
-{
-	/*
-	 * Its work items copy for as long as members last: not per-CPU
-	 * concurrency managed, or they would hold up the CPU's other work.
-	 */
-	npu_dma_runner_wq = alloc_workqueue("npu_dma_runner", WQ_CPU_INTENSIVE, 0);
-	return npu_dma_runner_wq ? 0 : -ENOMEM;
-}
-
-void npu_dma_runner_exit(void)
-{
-	destroy_workqueue(npu_dma_runner_wq);
-}

@@ -15,7 +15,7 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 
-#include "npu_dma.h"
+#include "npu_dma_engine.h"
 
 #define NPU_SIM_DRV_NAME	NPU_DMA_NAME "_sim"
 #define NPU_SIM_MAX_DEVICES	32

@@ -1,22 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * npu_dma: the doorbell's side of a queue, from ring to job list.
+ * npu_dma: submission, from ring to job list: the doorbell and the worker.
  *
  * Descriptors published in the ring (sq_tail) are copied out once each,
  * numbered, validated into jobs and appended to the queue's job list in
  * order; a complete batch (BATCH_BEGIN .. BATCH_END in one doorbell)
  * becomes one job whose members are validated while the first of them
- * already run. Called by QUEUE_SUBMIT and by the queue's worker, which
- * pulls what was published while it worked (npu_dma_queue.c), both
+ * already run. Called by QUEUE_SUBMIT and by the queue's worker, both
  * under submit_lock.
+ *
+ * The worker runs the queue's jobs (npu_dma_sched.c) and, while it works,
+ * also consumes descriptors published since (in the process's mm, for
+ * pageable pins), so a busy queue needs no doorbell; only when it goes
+ * idle does it set NEED_WAKEUP and ask for one (io_uring's SQPOLL wakeup
+ * protocol, with the worker as the poller).
  */
 
+#include <linux/kthread.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 
+#include "npu_dma_budget.h"
+#include "npu_dma_job.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_sched.h"
+#include "npu_dma_submit.h"
 #include "npu_dma_trace.h"
+#include "npu_dma_validate.h"
+#include "npu_dma_xfer.h"
 
 /*
  * Publish one doorbell's jobs in a single step, so that a running worker
@@ -29,47 +43,11 @@ static void npu_submit_append(struct npu_dma_queue *q, struct list_head *jobs)
 	spin_unlock_irq(&q->lock);
 }
 
-/*
- * Mark the members of complete batches. A BATCH_BEGIN without its
- * BATCH_END in the same doorbell, a nested BEGIN, or an END without a
- * BEGIN fail with -EINVAL; their descriptors then run as ordinary ones.
- * A member that is not a copy, fill or nop fails with -EINVAL.
- */
-void npu_dma_queue_mark_batches(struct npu_dma_job **jobs, u32 n)
-{
-	u32 i, j;
-
-	for (i = 0; i < n; i++) {
-		if (jobs[i]->d.opcode != NPU_DMA_OP_BATCH_BEGIN || jobs[i]->status)
-			continue;
-		for (j = i + 1; j < n; j++)
-			if (jobs[j]->d.opcode == NPU_DMA_OP_BATCH_BEGIN ||
-			    jobs[j]->d.opcode == NPU_DMA_OP_BATCH_END)
-				break;
-		if (j == n || jobs[j]->d.opcode != NPU_DMA_OP_BATCH_END ||
-		    jobs[j]->status) {
-			jobs[i]->status = -EINVAL;
-			continue;
-		}
-		for (i++; i <= j; i++) {
-			jobs[i]->batch_member = true;
-			if (i < j && !jobs[i]->status &&
-			    !npu_dma_batch_op_ok(jobs[i]->d.opcode))
-				jobs[i]->status = -EINVAL;
-		}
-		i = j;
-	}
-	for (i = 0; i < n; i++)
-		if (jobs[i]->d.opcode == NPU_DMA_OP_BATCH_END &&
-		    !jobs[i]->batch_member && !jobs[i]->status)
-			jobs[i]->status = -EINVAL;
-}
-
 static void npu_submit_trace(const struct npu_dma_job *job)
 {
 	const struct npu_dma_desc *d = &job->d;
 
-	/* A replay traces each task as it reaches it (npu_dma_graph_run()). */
+	/* A replay traces each task as it reaches it (npu_dma_graph_run_task()). */
 	if (d->opcode != NPU_DMA_OP_GRAPH || job->status)
 		trace_npu_dma_submit(job);
 	npu_dbg(job->q->ctx->ndev,
@@ -78,120 +56,123 @@ static void npu_submit_trace(const struct npu_dma_job *job)
 		d->len, d->height, job->status);
 }
 
-/*
- * Sequence numbers a descriptor takes: a GRAPH one per task, valid or
- * not (user space counted them from its @len), anything else one.
- */
-static u64 npu_submit_desc_seqs(const struct npu_dma_desc *d)
+/* Ring slot @i places after the kernel's head. */
+static struct npu_dma_desc *npu_submit_slot(struct npu_dma_queue *q, u32 i)
 {
-	if (d->opcode == NPU_DMA_OP_GRAPH && d->len &&
-	    d->len <= NPU_DMA_MAX_GRAPH_TASKS)
-		return d->len;
-	return 1;
+	return &q->ring[(q->head + i) & (q->entries - 1)];
 }
 
-/**
- * npu_dma_job_init() - set up the job of a copied-out descriptor
- * @q: its queue
- * @job: the job; every field is set (its memory may be reused)
- * @d: the descriptor
- * @seq: the last sequence number taken, advanced by the job's
+/*
+ * The one copy of a slot: user space may rewrite the ring at any time,
+ * so everything after works on the copy, which is the job's own.
  */
-void npu_dma_job_init(struct npu_dma_queue *q, struct npu_dma_job *job,
-		      const struct npu_dma_desc *d, u64 *seq)
+static void npu_submit_copy(struct npu_dma_queue *q, u32 i,
+			    struct npu_dma_desc *d)
 {
-	*job = (struct npu_dma_job){ .d = *d, .q = q, .seq = *seq + 1, .chan = -1 };
-	*seq += npu_submit_desc_seqs(d);
-	job->last_seq = *seq;
+	memcpy(d, npu_submit_slot(q, i), sizeof(*d));
 }
 
-#define NPU_QUEUE_DESC_STACK	4
 /*
- * Doorbells of this many descriptors or more copy them out to the queue's
- * own buffer, and batches of this many members use its spare array.
+ * If @d, the copy of slot @i, opens a batch: how many slots after it up
+ * to its BATCH_END (the first marker after it must be one, and both must
+ * be well-formed), else 0. The slots after it are peeked at, opcode by
+ * opcode, not copied: their copies are checked again.
  */
-#define NPU_QUEUE_SPARE_MIN	64
-
-/*
- * If @d[0] opens a complete batch, the index of its BATCH_END, else 0: the
- * first marker after it must be a BATCH_END, and both must be well-formed.
- */
-static u32 npu_submit_batch_end(const struct npu_dma_desc *d, u32 n)
+static u32 npu_submit_peek_batch(struct npu_dma_queue *q,
+				 const struct npu_dma_desc *d, u32 i, u32 n)
 {
 	u32 j;
+	u8 op;
 
-	if (d[0].opcode != NPU_DMA_OP_BATCH_BEGIN || npu_dma_desc_check(&d[0]))
+	if (d->opcode != NPU_DMA_OP_BATCH_BEGIN || npu_dma_validate_fields(d))
 		return 0;
-	for (j = 1; j < n; j++) {
-		if (d[j].opcode == NPU_DMA_OP_BATCH_BEGIN)
+	for (j = 1; i + j < n; j++) {
+		op = READ_ONCE(npu_submit_slot(q, i + j)->opcode);
+		if (op == NPU_DMA_OP_BATCH_BEGIN)
 			return 0;
-		if (d[j].opcode == NPU_DMA_OP_BATCH_END)
-			return npu_dma_desc_check(&d[j]) ? 0 : j;
+		if (op == NPU_DMA_OP_BATCH_END)
+			return j;
 	}
 	return 0;
 }
 
-/* Memory for @n members of a batch, not initialised. */
-static struct npu_dma_job *npu_submit_members_alloc(struct npu_dma_queue *q,
-						   u32 n, bool *spare)
+/* The @n members, as copied, close their batch where the peek saw it. */
+static bool npu_submit_batch_ok(const struct npu_dma_job *m, u32 n)
 {
-	struct npu_dma_job *m;
+	u32 k;
 
-	*spare = n >= NPU_QUEUE_SPARE_MIN;
-	if (!*spare)
-		return kvmalloc_array(n, sizeof(*m), GFP_KERNEL_ACCOUNT);
-	m = xchg(&q->spare, NULL);
-	return m ? m : kvmalloc_array(q->entries, sizeof(*m), GFP_KERNEL_ACCOUNT);
+	for (k = 0; k + 1 < n; k++)
+		if (m[k].d.opcode == NPU_DMA_OP_BATCH_BEGIN ||
+		    m[k].d.opcode == NPU_DMA_OP_BATCH_END)
+			return false;
+	return m[n - 1].d.opcode == NPU_DMA_OP_BATCH_END &&
+	       !npu_dma_validate_fields(&m[n - 1].d);
 }
 
-/**
- * npu_dma_queue_members_free() - release the members array of a batch
- * @batch: the batch's job
- *
- * A ring-sized array becomes its queue's spare if it has none.
- */
-void npu_dma_queue_members_free(struct npu_dma_job *batch)
+static void npu_submit_free_unit(struct npu_dma_job *job)
 {
-	if (batch->members_spare && !cmpxchg(&batch->q->spare, NULL, batch->members))
-		return;
-	kvfree(batch->members);
+	if (job->members)
+		npu_dma_members_free(job);
+	npu_dma_job_free(job);
 }
 
 /*
- * The job of @d[0], numbered, not validated yet. For the complete batch
- * @d[0] (BATCH_BEGIN) .. @d[@end] (BATCH_END), one job with an array of
- * the others: each descriptor keeps its sequence number. The members
- * are set up as they are validated (npu_dma_batch_prepare()), so that
- * the batch can be queued, and its worker woken, first.
+ * The unit at slot @i: a job with its descriptor copied in, not numbered
+ * yet. For a complete batch (BATCH_BEGIN .. BATCH_END) one job with an
+ * array of the others, each descriptor copied into its member; the
+ * members are set up as they are validated (npu_dma_validate_batch()),
+ * so that the batch can be queued, and its worker woken, first. A batch
+ * rewritten while it was copied is none: its BATCH_BEGIN fails alone and
+ * the slots after it are consumed as ordinary descriptors.
  */
-static struct npu_dma_job *npu_submit_new_job(struct npu_dma_queue *q,
-					     const struct npu_dma_desc *d,
-					     u32 end)
+static struct npu_dma_job *npu_submit_copy_unit(struct npu_dma_queue *q,
+						u32 i, u32 n)
 {
 	struct npu_dma_job *job = npu_dma_job_alloc();
-	struct npu_dma_job *members = NULL;
-	bool spare = false;
-	u32 i;
+	u32 k, end;
 
 	if (!job)
 		return NULL;
-	if (end) {
-		members = npu_submit_members_alloc(q, end, &spare);
-		if (!members) {
-			npu_dma_job_free(job);
-			return NULL;
-		}
+	npu_submit_copy(q, i, &job->d);
+	job->q = q;	/* for the spare array, before npu_submit_number() */
+	job->members = NULL;
+	job->nr_members = 0;
+	end = npu_submit_peek_batch(q, &job->d, i, n);
+	if (!end)
+		return job;
+	job->members = npu_dma_members_alloc(q, end, &job->members_spare);
+	if (!job->members) {
+		npu_dma_job_free(job);
+		return NULL;
 	}
-	npu_dma_job_init(q, job, &d[0], &q->seq);
+	for (k = 0; k < end; k++)
+		npu_submit_copy(q, i + 1 + k, &job->members[k].d);
+	if (npu_submit_batch_ok(job->members, end)) {
+		job->nr_members = end;
+		return job;
+	}
+	npu_dma_members_free(job);
+	job->members = NULL;
+	return job;
+}
+
+/*
+ * Number a unit: each descriptor of a batch keeps its own sequence
+ * number, the batch's job ends at its BATCH_END's.
+ */
+static void npu_submit_number(struct npu_dma_queue *q, struct npu_dma_job *job)
+{
+	struct npu_dma_job *members = job->members;
+	bool spare = job->members_spare;
+	u32 k, n = job->nr_members;
+
+	npu_dma_job_init(q, job, &q->seq);
 	job->members = members;
 	job->members_spare = spare;
-	job->member_descs = end ? &d[1] : NULL;
-	job->nr_members = end;
-	/* Number the members as npu_dma_job_init() will. */
-	for (i = 1; i <= end; i++)
-		q->seq += npu_submit_desc_seqs(&d[i]);
+	job->nr_members = n;
+	for (k = 0; k < n; k++)
+		q->seq += npu_dma_desc_seqs(&members[k].d);
 	job->last_seq = q->seq;
-	return job;
 }
 
 /*
@@ -199,9 +180,9 @@ static struct npu_dma_job *npu_submit_new_job(struct npu_dma_queue *q,
  * BATCH_END, a nested BATCH_BEGIN, or a BATCH_END without a BATCH_BEGIN
  * fails with -EINVAL.
  */
-static void npu_submit_prepare_job(struct npu_dma_queue *q, struct npu_dma_job *job)
+static void npu_submit_validate_job(struct npu_dma_queue *q, struct npu_dma_job *job)
 {
-	npu_dma_job_prepare(q->ctx, job);
+	npu_dma_validate_job(q->ctx, job);
 	if (!job->status && (job->d.opcode == NPU_DMA_OP_BATCH_BEGIN ||
 			     job->d.opcode == NPU_DMA_OP_BATCH_END))
 		job->status = -EINVAL;
@@ -213,6 +194,7 @@ static void npu_submit_prepare_job(struct npu_dma_queue *q, struct npu_dma_job *
 /* The first @n members of @batch are validated: runners may take them. */
 static void npu_submit_members_ready(struct npu_dma_job *batch, u32 n)
 {
+	/* Pairs with the runners' acquire: the members' setup first. */
 	smp_store_release(&batch->prepared, n);
 	/*
 	 * wake_up_var() tests for sleepers without a lock: the store must be
@@ -224,7 +206,7 @@ static void npu_submit_members_ready(struct npu_dma_job *batch, u32 n)
 }
 
 /*
- * npu_dma_batch_prepare() got to member @done: trace and release them.
+ * npu_dma_validate_batch() got to member @done: trace and release them.
  * At nr_members (the BATCH_END too) the doorbell is done with the batch:
  * the worker may retire and free it from then on.
  */
@@ -251,8 +233,8 @@ static void npu_submit_batch_progress(struct npu_dma_job *batch, u32 done)
  * Queue the jobs on @jobs up to @batch, then validate the batch's
  * members: its first members run while the last are validated.
  */
-static void npu_submit_prepare_batch(struct npu_dma_queue *q,
-				    struct list_head *jobs,
+static void npu_submit_validate_batch(struct npu_dma_queue *q,
+				      struct list_head *jobs,
 				    struct npu_dma_job *batch)
 {
 	LIST_HEAD(head);
@@ -263,21 +245,21 @@ static void npu_submit_prepare_batch(struct npu_dma_queue *q,
 	batch->doorbell_cpu = raw_smp_processor_id();
 	list_cut_position(&head, jobs, &batch->node);
 	npu_submit_append(q, &head);
-	npu_dma_queue_kick(q);
+	npu_dma_sched_kick(q);
 	/* The last use of @batch: once done, the worker may free it. */
-	npu_dma_batch_prepare(q->ctx, batch, npu_submit_batch_progress);
+	npu_dma_validate_batch(q->ctx, batch, npu_submit_batch_progress);
 }
 
-/* What the unit @d[0] .. @d[@end] takes from the budgets. */
-static void npu_submit_unit_charge(const struct npu_dma_desc *d, u32 end,
+/* What a unit, a job or a batch with its members, takes from the budgets. */
+static void npu_submit_unit_charge(const struct npu_dma_job *job,
 				   struct npu_dma_charge *c)
 {
-	u32 i;
+	u32 k;
 
-	c->jobs = end + 1;
-	c->pages = 0;
-	for (i = 0; i <= end; i++)
-		c->pages += npu_dma_desc_pin_pages(&d[i]);
+	c->jobs = job->nr_members + 1;
+	c->pages = npu_dma_desc_pin_pages(&job->d);
+	for (k = 0; k < job->nr_members; k++)
+		c->pages += npu_dma_desc_pin_pages(&job->members[k].d);
 }
 
 /*
@@ -293,46 +275,30 @@ static void npu_submit_unit_charge(const struct npu_dma_desc *d, u32 end,
 static int npu_submit_consume(struct npu_dma_queue *q, u32 n, bool worker,
 			      bool *pinning)
 {
-	struct npu_dma_desc stack[NPU_QUEUE_DESC_STACK], *d = stack;
 	struct npu_dma_charge sofar = {}, unit;
 	struct npu_dma_job *job, *tmp;
 	u64 seq = q->seq;
 	LIST_HEAD(jobs);
-	u32 i, end;
+	u32 i;
 
-	if (n >= NPU_QUEUE_SPARE_MIN) {
-		if (!q->descs)
-			q->descs = kvmalloc_array(q->entries, sizeof(*d),
-						  GFP_KERNEL_ACCOUNT);
-		if (!q->descs)
-			return -ENOMEM;
-		d = q->descs;
-	} else if (n > NPU_QUEUE_DESC_STACK) {
-		d = kvmalloc_array(n, sizeof(*d), GFP_KERNEL_ACCOUNT);
-		if (!d)
-			return -ENOMEM;
-	}
-	/* The one read of each slot: user space may rewrite it. */
-	for (i = 0; i < n; i++)
-		memcpy(&d[i], &q->ring[(q->head + i) & (q->entries - 1)],
-		       sizeof(*d));
 	*pinning = false;
-	for (i = 0; i < n; i++) {
-		end = npu_submit_batch_end(&d[i], n - i);
-		npu_submit_unit_charge(&d[i], end, &unit);
+	for (i = 0; i < n; i += unit.jobs) {
+		job = npu_submit_copy_unit(q, i, n);
+		if (!job)
+			goto err_free;
+		npu_submit_unit_charge(job, &unit);
 		if ((worker && unit.pages) ||
 		    !npu_dma_budget_fits(q, &sofar, &unit)) {
+			/* Left in the ring, to be copied again when admitted. */
+			npu_submit_free_unit(job);
 			*pinning = unit.pages;
 			break;
 		}
-		job = npu_submit_new_job(q, &d[i], end);
-		if (!job)
-			goto err_free;
+		npu_submit_number(q, job);
 		job->charge = unit;
 		sofar.jobs += unit.jobs;
 		sofar.pages += unit.pages;
 		list_add_tail(&job->node, &jobs);
-		i += end;
 	}
 	n = i;
 	npu_dma_budget_charge(q, &sofar);
@@ -340,30 +306,23 @@ static int npu_submit_consume(struct npu_dma_queue *q, u32 n, bool worker,
 
 	list_for_each_entry_safe(job, tmp, &jobs, node) {
 		if (job->members)
-			npu_submit_prepare_batch(q, &jobs, job);
+			npu_submit_validate_batch(q, &jobs, job);
 		else
-			npu_submit_prepare_job(q, job);
+			npu_submit_validate_job(q, job);
 	}
 	npu_submit_append(q, &jobs);
-	if (d != stack && d != q->descs)
-		kvfree(d);
 	return n;
 
 err_free:
 	/* As if this doorbell never came: nothing numbered, nothing held. */
-	list_for_each_entry_safe(job, tmp, &jobs, node) {
-		if (job->members)
-			npu_dma_queue_members_free(job);
-		npu_dma_job_free(job);
-	}
+	list_for_each_entry_safe(job, tmp, &jobs, node)
+		npu_submit_free_unit(job);
 	q->seq = seq;
-	if (d != stack && d != q->descs)
-		kvfree(d);
 	return -ENOMEM;
 }
 
-/**
- * npu_dma_queue_pull_locked() - consume what user space published
+/*
+ * npu_submit_ring() - consume what user space published
  * @q: the queue; caller holds submit_lock
  * @worker: called by the queue's worker, which never pins
  * @pinning: set if pageable work was left in the ring (a doorbell must
@@ -374,8 +333,7 @@ err_free:
  *
  * Return: how many, or -errno.
  */
-int npu_dma_queue_pull_locked(struct npu_dma_queue *q, bool worker,
-			      bool *pinning)
+static int npu_submit_ring(struct npu_dma_queue *q, bool worker, bool *pinning)
 {
 	u32 tail, n;
 	int ret;
@@ -384,6 +342,7 @@ int npu_dma_queue_pull_locked(struct npu_dma_queue *q, bool worker,
 	/* A dead queue's area may be gone: a killer frees it after this. */
 	if (q->dead)
 		return -ENOENT;
+	/* Pairs with user space's release of sq_tail: the slots first. */
 	tail = smp_load_acquire(&q->ctrl->sq_tail);
 	n = tail - q->head;
 	if (n > q->entries) {
@@ -398,6 +357,122 @@ int npu_dma_queue_pull_locked(struct npu_dma_queue *q, bool worker,
 		return ret;
 	q->head += ret;
 	WRITE_ONCE(q->ctrl->submitted_seq, q->seq);
+	/* The slots are ours again once user space sees sq_head (acquire). */
 	smp_store_release(&q->ctrl->sq_head, q->head);
+	return ret;
+}
+
+/* ctrl->flags is the kernel's to write: rebuild it from its own state. */
+void npu_dma_submit_publish_flags(struct npu_dma_queue *q)
+{
+	WRITE_ONCE(q->ctrl->flags, (q->dead ? NPU_DMA_QUEUE_S_DEAD : 0) |
+		   (q->need_wakeup ? NPU_DMA_QUEUE_S_NEED_WAKEUP : 0));
+}
+
+static void npu_submit_set_need_wakeup(struct npu_dma_queue *q, bool on)
+{
+	mutex_lock(&q->submit_lock);
+	q->need_wakeup = on;
+	npu_dma_submit_publish_flags(q);
+	mutex_unlock(&q->submit_lock);
+}
+
+/*
+ * From the worker: consume what user space published since, in the
+ * process's mm, up to the first descriptor naming pageable memory: that
+ * one and what follows wait for the doorbell user space rings after
+ * publishing it (the worker never pins, see npu_dma_budget.c). Return:
+ * descriptors taken, 0, or -errno (left for the next doorbell to report).
+ */
+static int npu_submit_poll(struct npu_dma_queue *q)
+{
+	struct mm_struct *mm = q->ctx->mm;
+	struct mem_cgroup *memcg;
+	bool pinning;
+	int n;
+
+	/* Pairs with user space's release of sq_tail. */
+	if (smp_load_acquire(&q->ctrl->sq_tail) == READ_ONCE(q->head))
+		return 0;
+	/* A process that is exiting has nothing more to say. */
+	if (!mmget_not_zero(mm))
+		return 0;
+	kthread_use_mm(mm);
+	/* Jobs allocated for the process are charged to its cgroup. */
+	memcg = set_active_memcg(q->ctx->memcg);
+	mutex_lock(&q->submit_lock);
+	n = npu_submit_ring(q, true, &pinning);
+	mutex_unlock(&q->submit_lock);
+	set_active_memcg(memcg);
+	kthread_unuse_mm(mm);
+	mmput(mm);
+	return n;
+}
+
+/* The queue's work item: run its jobs, and consume what is published meanwhile. */
+void npu_dma_submit_work(struct work_struct *work)
+{
+	struct npu_dma_queue *q = container_of(work, struct npu_dma_queue, work);
+	struct npu_dma_sched_pass p;
+
+	mutex_lock(&q->run_lock);
+	npu_dma_sched_begin(q, &p);
+	while (npu_dma_sched_run(q, &p)) {
+		if (npu_dma_sched_busy(q))
+			break;	/* parked at a WAIT or barrier: kicked later */
+		if (npu_submit_poll(q) > 0)
+			continue;
+		/* Idle: ask for a doorbell, then look once more (see the ABI). */
+		npu_submit_set_need_wakeup(q, true);
+		/* NEED_WAKEUP before the last look: pairs with user space's fence. */
+		smp_mb();
+		if (npu_submit_poll(q) <= 0)
+			break;
+		npu_submit_set_need_wakeup(q, false);
+	}
+	npu_dma_sched_end(q, &p);
+	mutex_unlock(&q->run_lock);
+}
+
+/**
+ * npu_dma_submit_doorbell() - consume what user space published, and run it
+ * @q: the queue, referenced
+ * @flags: the doorbell's NPU_DMA_SUBMIT_F_* flags, checked
+ * @pinning: set if pageable work was left in the ring, over budget
+ *
+ * Return: descriptors consumed, or -errno.
+ */
+int npu_dma_submit_doorbell(struct npu_dma_queue *q, u32 flags, bool *pinning)
+{
+	int ret;
+
+	mutex_lock(&q->submit_lock);
+	ret = npu_submit_ring(q, false, pinning);
+	/*
+	 * Idle (NEED_WAKEUP) and no worker running jobs: the worker sets
+	 * the flag while it still holds run_lock, so the trylock fails
+	 * until it is truly gone.
+	 */
+	if (ret > 0 && (flags & NPU_DMA_SUBMIT_F_INLINE) &&
+	    q->need_wakeup && mutex_trylock(&q->run_lock)) {
+		if (npu_dma_sched_inline_ok(q)) {
+			npu_dma_sched_run_inline(q);	/* drops both locks */
+			return ret;
+		}
+		mutex_unlock(&q->run_lock);
+	}
+	if (ret > 0 && q->need_wakeup) {
+		/* Awake until the worker finds the queue idle again. */
+		q->need_wakeup = false;
+		npu_dma_submit_publish_flags(q);
+	}
+	/*
+	 * Kicked under submit_lock: a killer marks the queue dead under it
+	 * too, so this work is queued before the killer cancels the last,
+	 * never after the queue was freed.
+	 */
+	if (ret > 0)
+		npu_dma_sched_kick(q);
+	mutex_unlock(&q->submit_lock);
 	return ret;
 }

@@ -21,7 +21,7 @@
 #include <linux/pid.h>
 #include <linux/sysfs.h>
 
-#include "npu_dma.h"
+#include "npu_dma_mem.h"
 
 /* Attributes exist only while their NPU is registered (see the top). */
 static struct npu_dma_device *npu_attr_ndev(struct device *dev)

@@ -14,6 +14,7 @@
 #include <linux/math64.h>
 #include <linux/tracepoint.h>
 
+#include "npu_dma_job.h"
 #include "npu_dma_queue.h"
 
 #ifndef NPU_DMA_TRACE_HELPERS
@@ -21,7 +22,7 @@
 /*
  * The peer NPU whose memory a data job reads or writes, or -1. A side
  * resolved to device memory outside the queue's NPU is a peer's (only
- * peers' allocations resolve, npu_desc_resolve_peer()), and device
+ * peers' allocations resolve, npu_val_resolve_peer()), and device
  * addresses name their NPU. Indirect copies learn their addresses when
  * they run, so they report none.
  */

@@ -15,8 +15,13 @@
 #include <linux/sched.h>
 #include <linux/sizes.h>
 
+#include "npu_dma_engine.h"
+#include "npu_dma_job.h"
+#include "npu_dma_mem.h"
+#include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
 #include "npu_dma_trace.h"
+#include "npu_dma_xfer.h"
 
 /*
  * One side of a transfer as it is walked: the page last resolved, kept
@@ -228,7 +233,7 @@ static int npu_xfer_flush(struct npu_xfer_walk *w)
 }
 
 /* @w->p[@w->n] is resolved: move it now, or once the array is full. */
-static int npu_xfer_push(struct npu_xfer_walk *w)
+static int npu_xfer_queue_piece(struct npu_xfer_walk *w)
 {
 	int ret;
 
@@ -242,7 +247,7 @@ static int npu_xfer_push(struct npu_xfer_walk *w)
 }
 
 /* Copy one run of @len bytes. For a fill, @src counts bytes filled so far. */
-static int npu_xfer_run(struct npu_xfer_walk *w, u64 src, u64 dst, u64 len)
+static int npu_xfer_bytes(struct npu_xfer_walk *w, u64 src, u64 dst, u64 len)
 {
 	struct npu_dma_job *job = w->job;
 	bool fill = job->src.kind == NPU_DMA_SIDE_FILL;
@@ -262,23 +267,11 @@ static int npu_xfer_run(struct npu_xfer_walk *w, u64 src, u64 dst, u64 len)
 		src += p->len;
 		dst += p->len;
 		len -= p->len;
-		ret = npu_xfer_push(w);
+		ret = npu_xfer_queue_piece(w);
 		if (ret)
 			return ret;
 	}
 	return 0;
-}
-
-/* After down(&ndev->channels): which channel is ours. */
-static int npu_xfer_chan_take(struct npu_dma_device *ndev)
-{
-	int chan;
-
-	spin_lock(&ndev->chan_lock);
-	chan = ffz(ndev->chan_busy);
-	__set_bit(chan, &ndev->chan_busy);
-	spin_unlock(&ndev->chan_lock);
-	return chan;
 }
 
 /* Rows @first .. @first + @n - 1 of a 2-D job; a 1-D job is one row. */
@@ -293,7 +286,7 @@ static int npu_xfer_rows(struct npu_dma_job *job, u32 first, u32 n)
 
 	npu_xfer_walk_init(&w, job);
 	for (row = 0; row < n && !ret; row++) {
-		ret = npu_xfer_run(&w, src, dst, d->len);
+		ret = npu_xfer_bytes(&w, src, dst, d->len);
 		src += d->src_pitch;
 		dst += d->dst_pitch;
 	}
@@ -304,11 +297,12 @@ static int npu_xfer_rows(struct npu_dma_job *job, u32 first, u32 n)
  * A tall 2-D copy, or a long 1-D copy, is shared with the NPU's idle
  * channels, one per other CPU (more cannot copy at the same time): they
  * claim chunks of rows or bytes, as channels claim batch members. Below
- * a thousand rows or 4 MiB the wake-up of a helper (about 0.1-0.4 ms in
- * the developer VM) costs more than the part it would take; a range
- * copied onto itself keeps its order on one channel. A helper that has
- * not started when the chunks are all claimed is cancelled, not waited
- * for: its wake-up would be the job's last 0.1 ms.
+ * a thousand rows or 4 MiB the wake-up of a helper costs more than the
+ * part it would take (measured: Documentation/performance.md, "2-D and
+ * batch copies"); a range copied onto itself keeps its order on one
+ * channel. A helper that has not started when the chunks are all claimed
+ * is cancelled, not waited for: its wake-up would be the job's last
+ * moments.
  */
 #define NPU_XFER_SPLIT_ROWS	1024
 #define NPU_XFER_CHUNK_ROWS	256
@@ -345,7 +339,7 @@ static int npu_xfer_span(struct npu_dma_job *job, u64 off, u64 len)
 	int ret;
 
 	npu_xfer_walk_init(&w, job);
-	ret = npu_xfer_run(&w, job->d.src + off, job->d.dst + off, len);
+	ret = npu_xfer_bytes(&w, job->d.src + off, job->d.dst + off, len);
 	return ret ?: npu_xfer_flush(&w);
 }
 
@@ -386,7 +380,7 @@ static void npu_xfer_split_work(struct work_struct *work)
 
 	if (down_trylock(&ndev->channels))
 		return;
-	chan = npu_xfer_chan_take(ndev);
+	chan = npu_dma_chan_take(ndev);
 	npu_xfer_split_chunks(sp);
 	npu_dma_chan_put(ndev, chan);
 }
@@ -498,33 +492,6 @@ static void npu_xfer_fill_free(struct npu_dma_job *job)
 	job->fill = NULL;
 }
 
-/**
- * npu_dma_chan_get() - take a DMA channel of an NPU
- * @ndev: the NPU
- *
- * Sleeps until one is free.
- *
- * Return: its number.
- */
-int npu_dma_chan_get(struct npu_dma_device *ndev)
-{
-	down(&ndev->channels);
-	return npu_xfer_chan_take(ndev);
-}
-
-/**
- * npu_dma_chan_put() - give a DMA channel back
- * @ndev: the NPU
- * @chan: the channel, from npu_dma_chan_get()
- */
-void npu_dma_chan_put(struct npu_dma_device *ndev, int chan)
-{
-	spin_lock(&ndev->chan_lock);
-	__clear_bit(chan, &ndev->chan_busy);
-	spin_unlock(&ndev->chan_lock);
-	up(&ndev->channels);
-}
-
 static bool npu_xfer_moves(const struct npu_dma_job *job)
 {
 	return job->d.opcode == NPU_DMA_OP_COPY ||
@@ -541,21 +508,21 @@ static void npu_xfer_start(struct npu_dma_job *job)
 }
 
 /**
- * npu_dma_job_exec() - execute one job on the channel it holds
+ * npu_dma_job_run_on_chan() - execute one job on the channel it holds
  * @job: a validated job; job->chan is a channel its caller holds
  *
  * Sleeps while waiting for the engine.
  *
  * Return: 0 or a negative errno (-ECANCELED when its queue is aborted).
  */
-int npu_dma_job_exec(struct npu_dma_job *job)
+int npu_dma_job_run_on_chan(struct npu_dma_job *job)
 {
 	int ret;
 
 	if (!npu_xfer_moves(job))
 		return 0;
 	if (job->d.opcode == NPU_DMA_OP_COPY_INDIRECT)
-		return npu_dma_indirect_exec(job);
+		return npu_dma_indirect_run(job);
 	ret = npu_dma_peer_hold(job);
 	if (ret)
 		return ret;
@@ -605,7 +572,7 @@ static bool npu_xfer_member_join(struct npu_xfer_walk *w,
 		return false;
 	w->member = i;
 	npu_xfer_start(job);
-	ret = npu_xfer_run(w, job->d.src, job->d.dst, job->d.len);
+	ret = npu_xfer_bytes(w, job->d.src, job->d.dst, job->d.len);
 	if (!ret) {
 		if (!w->n)
 			w->first = i + 1;
@@ -626,7 +593,7 @@ static bool npu_xfer_member_join(struct npu_xfer_walk *w,
 }
 
 /**
- * npu_dma_members_exec() - execute some members of a batch on one channel
+ * npu_dma_members_run() - execute some members of a batch on one channel
  * @jobs: the members, validated; those that failed already are skipped
  * @n: how many
  * @chan: the channel they run on, which the caller holds
@@ -635,10 +602,10 @@ static bool npu_xfer_member_join(struct npu_xfer_walk *w,
  * engine takes arrays of pieces: the call, the abort test and the
  * scheduling point are then paid per array rather than per member, which
  * is most of what a member of a few KiB costs the sim engine beyond its
- * bytes. An engine call that fails fails every member with a piece in it.
+ * bytes. A failed engine call fails every member with a piece in it.
  * Sleeps while waiting for the engine.
  */
-void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n, int chan)
+void npu_dma_members_run(struct npu_dma_job *jobs, unsigned int n, int chan)
 {
 	struct npu_xfer_walk w;
 	unsigned int i;
@@ -658,7 +625,7 @@ void npu_dma_members_exec(struct npu_dma_job *jobs, unsigned int n, int chan)
 		    npu_xfer_member_join(&w, jobs, i))
 			continue;
 		npu_xfer_members_flush(&w, jobs, i);
-		jobs[i].status = npu_dma_job_exec(&jobs[i]);
+		jobs[i].status = npu_dma_job_run_on_chan(&jobs[i]);
 		w.first = i + 1;
 	}
 	npu_xfer_members_flush(&w, jobs, n);
@@ -681,7 +648,7 @@ int npu_dma_job_run(struct npu_dma_job *job)
 	if (!npu_xfer_moves(job))
 		return 0;
 	job->chan = npu_dma_chan_get(ndev);
-	ret = npu_dma_job_exec(job);
+	ret = npu_dma_job_run_on_chan(job);
 	npu_dma_chan_put(ndev, job->chan);
 	return ret;
 }

@@ -18,9 +18,15 @@
 #include <linux/overflow.h>
 #include <linux/sched.h>
 
+#include "npu_dma_budget.h"
+#include "npu_dma_graph.h"
+#include "npu_dma_job.h"
+#include "npu_dma_mem.h"
+#include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_validate.h"
 
-static int npu_desc_check_fields(const struct npu_dma_desc *d)
+static int npu_val_fields(const struct npu_dma_desc *d)
 {
 	bool indirect = d->opcode == NPU_DMA_OP_COPY_INDIRECT;
 	bool copy = d->opcode == NPU_DMA_OP_COPY ||
@@ -69,7 +75,7 @@ static int npu_desc_check_fields(const struct npu_dma_desc *d)
 }
 
 /* Bytes a side spans: one run, or height rows pitch apart. */
-static int npu_desc_extent(const struct npu_dma_desc *d, u64 pitch, u64 *extent)
+static int npu_val_extent(const struct npu_dma_desc *d, u64 pitch, u64 *extent)
 {
 	u64 rows;
 
@@ -89,7 +95,7 @@ static int npu_desc_extent(const struct npu_dma_desc *d, u64 pitch, u64 *extent)
 }
 
 /* Pages [@addr, @addr + @extent) spans; 0 for a range no pin accepts. */
-static unsigned long npu_desc_span_pages(u64 addr, u64 extent)
+static unsigned long npu_val_span_pages(u64 addr, u64 extent)
 {
 	u64 end;
 
@@ -115,18 +121,18 @@ unsigned long npu_dma_desc_pin_pages(const struct npu_dma_desc *d)
 			  NPU_DMA_DESC_F_DST_PAGEABLE)))
 		return 0;
 	if (d->flags & NPU_DMA_DESC_F_SRC_PAGEABLE &&
-	    !npu_desc_extent(d, d->src_pitch, &ext))
-		pages += npu_desc_span_pages(d->src, ext);
+	    !npu_val_extent(d, d->src_pitch, &ext))
+		pages += npu_val_span_pages(d->src, ext);
 	if (d->flags & NPU_DMA_DESC_F_DST_PAGEABLE &&
-	    !npu_desc_extent(d, d->opcode == NPU_DMA_OP_FILL ? 0 : d->dst_pitch,
+	    !npu_val_extent(d, d->opcode == NPU_DMA_OP_FILL ? 0 : d->dst_pitch,
 			     &ext))
-		pages += npu_desc_span_pages(d->dst, ext);
+		pages += npu_val_span_pages(d->dst, ext);
 	return pages;
 }
 
 /* A peer NPU's allocation of the submitting process, referenced. */
-static int npu_desc_resolve_peer(struct npu_dma_ctx *ctx, struct npu_dma_side *side,
-				 u64 addr, u64 extent)
+static int npu_val_resolve_peer(struct npu_dma_ctx *ctx, struct npu_dma_side *side,
+				u64 addr, u64 extent)
 {
 	struct npu_dma_device *peer = npu_dma_device_get_peer(ctx->ndev, addr);
 	struct npu_dma_range *r = NULL;
@@ -170,17 +176,17 @@ out:
  * that falls in it shares the reference the earlier one took: the tree
  * cannot have changed while the lock was held.
  */
-#define NPU_DESC_BATCH_LOCK_MAX	256	/* members per hold of ctx->lock */
-#define NPU_DESC_BATCH_PROGRESS	16	/* members per progress report */
+#define NPU_VAL_BATCH_LOCK_MAX	256	/* members per hold of ctx->lock */
+#define NPU_VAL_BATCH_PROGRESS	16	/* members per progress report */
 
-struct npu_desc_cache {
+struct npu_val_cache {
 	struct npu_dma_ctx *ctx;
 	bool locked;
 	struct npu_dma_range *last[2];	/* source, destination */
 	bool last_host[2];
 };
 
-static void npu_desc_cache_unlock(struct npu_desc_cache *c)
+static void npu_val_cache_unlock(struct npu_val_cache *c)
 {
 	if (c && c->locked) {
 		mutex_unlock(&c->ctx->lock);
@@ -191,37 +197,37 @@ static void npu_desc_cache_unlock(struct npu_desc_cache *c)
 }
 
 /* [@addr, @addr + @extent) lies inside @r (no overflow for any input). */
-static bool npu_desc_in_range(const struct npu_dma_range *r, u64 addr,
-			      u64 extent)
+static bool npu_val_in_range(const struct npu_dma_range *r, u64 addr,
+			     u64 extent)
 {
 	return addr >= r->start && extent <= r->size &&
 	       addr - r->start <= r->size - extent;
 }
 
-static bool npu_desc_cache_hit(struct npu_desc_cache *c, bool write, bool host,
-			       u64 addr, u64 extent)
+static bool npu_val_cache_hit(struct npu_val_cache *c, bool write, bool host,
+			      u64 addr, u64 extent)
 {
 	struct npu_dma_range *r = c->last[write];
 
 	return r && c->last_host[write] == host &&
-	       npu_desc_in_range(r, addr, extent);
+	       npu_val_in_range(r, addr, extent);
 }
 
 /*
  * Resolve one side to an object of the context, taking a reference (or,
  * with @c, sharing one found for the previous member).
  */
-static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
-			    struct npu_dma_side *side, u64 addr, u64 extent,
+static int npu_val_resolve(struct npu_dma_ctx *ctx, struct npu_val_cache *c,
+			   struct npu_dma_side *side, u64 addr, u64 extent,
 			    bool host, bool pageable, bool write)
 {
 	struct npu_dma_region *pin;
 	struct npu_dma_range *r;
 
 	if (pageable) {
-		npu_desc_cache_unlock(c);
+		npu_val_cache_unlock(c);
 		/* The budgets admit work by its extents: one must fit them. */
-		if (!npu_dma_budget_pin_ok(npu_desc_span_pages(addr, extent)))
+		if (!npu_dma_budget_pin_ok(npu_val_span_pages(addr, extent)))
 			return -E2BIG;
 		pin = npu_dma_pin_transient(ctx, addr, extent, write);
 		if (IS_ERR(pin))
@@ -231,12 +237,12 @@ static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
 		return 0;
 	}
 	if (!host && !npu_dma_own_memory(ctx->ndev, addr)) {
-		npu_desc_cache_unlock(c);
-		return npu_desc_resolve_peer(ctx, side, addr, extent);
+		npu_val_cache_unlock(c);
+		return npu_val_resolve_peer(ctx, side, addr, extent);
 	}
 
 	side->kind = host ? NPU_DMA_SIDE_HOST : NPU_DMA_SIDE_DEV;
-	if (c && npu_desc_cache_hit(c, write, host, addr, extent)) {
+	if (c && npu_val_cache_hit(c, write, host, addr, extent)) {
 		side->obj = c->last[write];
 		side->shared = true;
 		return 0;
@@ -265,31 +271,31 @@ static int npu_desc_resolve(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
 	return 0;
 }
 
-static int npu_desc_prepare_copy(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
-				 struct npu_dma_job *job)
+static int npu_val_copy(struct npu_dma_ctx *ctx, struct npu_val_cache *c,
+			struct npu_dma_job *job)
 {
 	const struct npu_dma_desc *d = &job->d;
 	u64 sext, dext;
 	int ret;
 
-	ret = npu_desc_extent(d, d->src_pitch, &sext);
+	ret = npu_val_extent(d, d->src_pitch, &sext);
 	if (!ret)
-		ret = npu_desc_extent(d, d->dst_pitch, &dext);
+		ret = npu_val_extent(d, d->dst_pitch, &dext);
 	if (ret)
 		return ret;
 
-	ret = npu_desc_resolve(ctx, c, &job->src, d->src, sext,
-			       d->flags & NPU_DMA_DESC_F_SRC_HOST,
+	ret = npu_val_resolve(ctx, c, &job->src, d->src, sext,
+			      d->flags & NPU_DMA_DESC_F_SRC_HOST,
 			       d->flags & NPU_DMA_DESC_F_SRC_PAGEABLE, false);
 	if (ret)
 		return ret;
-	return npu_desc_resolve(ctx, c, &job->dst, d->dst, dext,
+	return npu_val_resolve(ctx, c, &job->dst, d->dst, dext,
 				d->flags & NPU_DMA_DESC_F_DST_HOST,
 				d->flags & NPU_DMA_DESC_F_DST_PAGEABLE, true);
 }
 
-static int npu_desc_prepare_fill(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
-				 struct npu_dma_job *job)
+static int npu_val_fill(struct npu_dma_ctx *ctx, struct npu_val_cache *c,
+			struct npu_dma_job *job)
 {
 	const struct npu_dma_desc *d = &job->d;
 	u64 ext;
@@ -299,11 +305,11 @@ static int npu_desc_prepare_fill(struct npu_dma_ctx *ctx, struct npu_desc_cache 
 		return -EINVAL;
 	if (d->len % d->fill_size || d->value >> (8 * d->fill_size))
 		return -EINVAL;
-	ret = npu_desc_extent(d, 0, &ext);
+	ret = npu_val_extent(d, 0, &ext);
 	if (ret)
 		return ret;
 	job->src.kind = NPU_DMA_SIDE_FILL;
-	return npu_desc_resolve(ctx, c, &job->dst, d->dst, ext,
+	return npu_val_resolve(ctx, c, &job->dst, d->dst, ext,
 				d->flags & NPU_DMA_DESC_F_DST_HOST,
 				d->flags & NPU_DMA_DESC_F_DST_PAGEABLE, true);
 }
@@ -313,8 +319,8 @@ static int npu_desc_prepare_fill(struct npu_dma_ctx *ctx, struct npu_desc_cache 
  * (8-byte aligned, so that each lies in one page), the length's beside
  * the source's. What they hold is checked when it runs.
  */
-static int npu_desc_prepare_indirect(struct npu_dma_ctx *ctx,
-				     struct npu_desc_cache *c,
+static int npu_val_indirect(struct npu_dma_ctx *ctx,
+			    struct npu_val_cache *c,
 				     struct npu_dma_job *job)
 {
 	const struct npu_dma_desc *d = &job->d;
@@ -326,13 +332,13 @@ static int npu_desc_prepare_indirect(struct npu_dma_ctx *ctx,
 	if (!npu_dma_own_memory(ctx->ndev, d->src) ||
 	    !npu_dma_own_memory(ctx->ndev, d->dst))
 		return -EFAULT;
-	ret = npu_desc_resolve(ctx, c, &job->src, d->src, sizeof(u64), false,
-			       false, false);
+	ret = npu_val_resolve(ctx, c, &job->src, d->src, sizeof(u64), false,
+			      false, false);
 	if (ret)
 		return ret;
-	if (d->value && !npu_desc_in_range(job->src.obj, d->value, sizeof(u64)))
+	if (d->value && !npu_val_in_range(job->src.obj, d->value, sizeof(u64)))
 		return -EFAULT;
-	return npu_desc_resolve(ctx, c, &job->dst, d->dst, sizeof(u64), false,
+	return npu_val_resolve(ctx, c, &job->dst, d->dst, sizeof(u64), false,
 				false, true);
 }
 
@@ -341,7 +347,7 @@ static int npu_desc_prepare_indirect(struct npu_dma_ctx *ctx,
  * are 32 bits: high bits set are refused, not dropped, or such a value
  * would name the graph of its low half.
  */
-static int npu_desc_prepare_graph(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
+static int npu_val_graph(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 {
 	if (job->d.value > U32_MAX)
 		return -EINVAL;
@@ -352,62 +358,62 @@ static int npu_desc_prepare_graph(struct npu_dma_ctx *ctx, struct npu_dma_job *j
 }
 
 /**
- * npu_dma_desc_check() - the checks of a descriptor's fields alone
+ * npu_dma_validate_fields() - the checks of a descriptor's fields alone
  * @d: a copied-out descriptor
  *
  * All that BATCH_BEGIN, BATCH_END and NOP need.
  *
  * Return: 0 or -EINVAL.
  */
-int npu_dma_desc_check(const struct npu_dma_desc *d)
+int npu_dma_validate_fields(const struct npu_dma_desc *d)
 {
-	return npu_desc_check_fields(d);
+	return npu_val_fields(d);
 }
 
-static int npu_desc_prepare(struct npu_dma_ctx *ctx, struct npu_desc_cache *c,
-			    struct npu_dma_job *job)
+static int npu_val_desc(struct npu_dma_ctx *ctx, struct npu_val_cache *c,
+			struct npu_dma_job *job)
 {
-	int ret = npu_desc_check_fields(&job->d);
+	int ret = npu_val_fields(&job->d);
 
 	if (ret)
 		return ret;
 	switch (job->d.opcode) {
 	case NPU_DMA_OP_COPY:
 	case NPU_DMA_OP_COPY_2D:
-		return npu_desc_prepare_copy(ctx, c, job);
+		return npu_val_copy(ctx, c, job);
 	case NPU_DMA_OP_FILL:
-		return npu_desc_prepare_fill(ctx, c, job);
+		return npu_val_fill(ctx, c, job);
 	case NPU_DMA_OP_COPY_INDIRECT:
-		return npu_desc_prepare_indirect(ctx, c, job);
+		return npu_val_indirect(ctx, c, job);
 	case NPU_DMA_OP_EVENT_RECORD:
 		return job->d.dst < NPU_DMA_MAX_EVENT_SLOTS ? 0 : -EINVAL;
 	case NPU_DMA_OP_WAIT:
-		npu_desc_cache_unlock(c);
+		npu_val_cache_unlock(c);
 		job->wait_q = npu_dma_queue_get_by_id(job->d.wait_queue, ctx->mm);
 		return job->wait_q ? 0 : -ENOENT;
 	case NPU_DMA_OP_GRAPH:
-		npu_desc_cache_unlock(c);
-		return npu_desc_prepare_graph(ctx, job);
+		npu_val_cache_unlock(c);
+		return npu_val_graph(ctx, job);
 	default:
 		return 0;
 	}
 }
 
 /**
- * npu_dma_desc_prepare() - validate a descriptor and resolve its addresses
+ * npu_dma_validate_task() - validate a descriptor and resolve its addresses
  * @ctx: submitting context (its process is current)
  * @job: job holding a private copy of the descriptor
  *
  * Return: 0, or -errno; on failure the job may hold references still
  * (npu_dma_job_put_refs() drops them either way).
  */
-int npu_dma_desc_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
+int npu_dma_validate_task(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 {
-	return npu_desc_prepare(ctx, NULL, job);
+	return npu_val_desc(ctx, NULL, job);
 }
 
-static void npu_desc_reject(struct npu_dma_ctx *ctx, struct npu_dma_job *job,
-			    int ret)
+static void npu_val_reject(struct npu_dma_ctx *ctx, struct npu_dma_job *job,
+			   int ret)
 {
 	npu_dbg(ctx->ndev, "queue %u seq %llu: opcode %u rejected: %d\n",
 		job->q->id, job->seq, job->d.opcode, ret);
@@ -416,39 +422,40 @@ static void npu_desc_reject(struct npu_dma_ctx *ctx, struct npu_dma_job *job,
 }
 
 /**
- * npu_dma_job_prepare() - validate a job's descriptor and resolve it
+ * npu_dma_validate_job() - validate a job's descriptor and resolve it
  * @ctx: submitting context (its process is current)
  * @job: job holding a private copy of the descriptor
  *
  * On failure job->status is set and the job holds no reference.
  */
-void npu_dma_job_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
+void npu_dma_validate_job(struct npu_dma_ctx *ctx, struct npu_dma_job *job)
 {
-	int ret = npu_desc_prepare(ctx, NULL, job);
+	int ret = npu_val_desc(ctx, NULL, job);
 
 	if (ret)
-		npu_desc_reject(ctx, job, ret);
+		npu_val_reject(ctx, job, ret);
 }
 
 /**
- * npu_dma_batch_prepare() - validate and resolve the members of a batch
+ * npu_dma_validate_batch() - validate and resolve the members of a batch
  * @ctx: submitting context (its process is current)
  * @batch: the batch's job, numbered; its members are set up here from
- *	@batch->member_descs, one by one before each is validated
+ *	their descriptors (copied in by the doorbell), one by one before
+ *	each is validated
  * @progress: called with the number of members done so far, now and then
  *	(with ctx->lock possibly held), and last with @batch->nr_members
  *	(the BATCH_END included), after which @batch is not touched again
  *
- * As npu_dma_job_prepare() for each, in one pass (see struct
- * npu_desc_cache); a member that is not a copy, fill or no-op fails
+ * As npu_dma_validate_job() for each, in one pass (see struct
+ * npu_val_cache); a member that is not a copy, fill or no-op fails
  * with -EINVAL. A member's side may share a reference held by an earlier
  * member (side->shared): the members are released together. Nothing
  * else may look at member i before @progress reported more than i done.
  */
-void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
-			   void (*progress)(struct npu_dma_job *batch, u32 done))
+void npu_dma_validate_batch(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
+			    void (*progress)(struct npu_dma_job *batch, u32 done))
 {
-	struct npu_desc_cache c = { .ctx = ctx };
+	struct npu_val_cache c = { .ctx = ctx };
 	u32 i, n = batch->nr_members - 1;
 	u64 seq = batch->seq;
 	struct npu_dma_job *job;
@@ -456,14 +463,14 @@ void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
 
 	for (i = 0; i < n; i++) {
 		job = &batch->members[i];
-		npu_dma_job_init(batch->q, job, &batch->member_descs[i], &seq);
-		if (i % NPU_DESC_BATCH_LOCK_MAX == NPU_DESC_BATCH_LOCK_MAX - 1) {
-			npu_desc_cache_unlock(&c);
+		npu_dma_job_init(batch->q, job, &seq);
+		if (i % NPU_VAL_BATCH_LOCK_MAX == NPU_VAL_BATCH_LOCK_MAX - 1) {
+			npu_val_cache_unlock(&c);
 			cond_resched();
 		}
-		if (i % NPU_DESC_BATCH_PROGRESS == NPU_DESC_BATCH_PROGRESS - 1)
+		if (i % NPU_VAL_BATCH_PROGRESS == NPU_VAL_BATCH_PROGRESS - 1)
 			progress(batch, i);
-		ret = npu_desc_prepare(ctx, &c, job);
+		ret = npu_val_desc(ctx, &c, job);
 		if (!ret && !npu_dma_batch_op_ok(job->d.opcode))
 			ret = -EINVAL;
 		if (!ret)
@@ -473,56 +480,10 @@ void npu_dma_batch_prepare(struct npu_dma_ctx *ctx, struct npu_dma_job *batch,
 		 * range may take mmap_lock), and later members must not
 		 * share them.
 		 */
-		npu_desc_cache_unlock(&c);
-		npu_desc_reject(ctx, job, ret);
+		npu_val_cache_unlock(&c);
+		npu_val_reject(ctx, job, ret);
 	}
-	npu_desc_cache_unlock(&c);
-	npu_dma_job_init(batch->q, &batch->members[n], &batch->member_descs[n],
-			 &seq);		/* BATCH_END */
-	batch->member_descs = NULL;
+	npu_val_cache_unlock(&c);
+	npu_dma_job_init(batch->q, &batch->members[n], &seq);	/* BATCH_END */
 	progress(batch, n + 1);
-}
-
-static void npu_side_put(struct npu_dma_side *side)
-{
-	if (side->shared)
-		;	/* an earlier member of its batch holds the reference */
-	else if (side->kind == NPU_DMA_SIDE_HOST)
-		npu_dma_region_put(side->obj);
-	else if (side->kind == NPU_DMA_SIDE_DEV)
-		npu_dma_alloc_put(side->obj);
-	side->kind = NPU_DMA_SIDE_NONE;
-	side->obj = NULL;
-	side->shared = false;
-}
-
-static void npu_job_put_own(struct npu_dma_job *job)
-{
-	npu_side_put(&job->src);
-	npu_side_put(&job->dst);
-	if (job->wait_q) {
-		npu_dma_queue_put(job->wait_q);
-		job->wait_q = NULL;
-	}
-	if (job->graph) {
-		npu_dma_graph_put(job->graph);
-		job->graph = NULL;
-	}
-}
-
-/**
- * npu_dma_job_put_refs() - drop what a job holds
- * @job: the job; a batch's also what its members hold, and their array
- */
-void npu_dma_job_put_refs(struct npu_dma_job *job)
-{
-	u32 i;
-
-	for (i = 0; i < job->nr_members; i++)
-		npu_job_put_own(&job->members[i]);
-	if (job->members)
-		npu_dma_queue_members_free(job);
-	job->members = NULL;
-	job->nr_members = 0;
-	npu_job_put_own(job);
 }
