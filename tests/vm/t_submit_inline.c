@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * VM test: QUEUE_SUBMIT with NPU_DMA_SUBMIT_F_INLINE, on every NPU, through
- * the raw ABI (kernel/npu_dma_queue.c, npu_queue_run_inline()).
+ * the raw ABI (kernel/npu_dma_sched.c, npu_dma_sched_run_inline()).
  *
  * - Every NPU says NPU_DMA_CAP_SUBMIT_INLINE.
  * - On an idle queue, small copies and fills (up to inline_max_bytes) are
