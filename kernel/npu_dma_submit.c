@@ -136,6 +136,7 @@ static struct npu_dma_job *npu_submit_copy_unit(struct npu_dma_queue *q,
 	npu_submit_copy(q, i, &job->d);
 	job->q = q;	/* for the spare array, before npu_submit_number() */
 	job->members = NULL;
+	job->members_spare = false;
 	job->nr_members = 0;
 	end = npu_submit_peek_batch(q, &job->d, i, n);
 	if (!end)
