@@ -464,7 +464,7 @@ END_TEST
 
 /*
  * Two NPUs that can both run the two-device test: the two sim NPUs, or
- * else an edu and a sim one. False (skipped, saying so) without them.
+ * else an edu and a sim one. False (the test skipped: t_skip()) without them.
  */
 static bool t_two_npus(int dev[2])
 {
@@ -480,7 +480,7 @@ static bool t_two_npus(int dev[2])
 	if (found == 1 && edu >= 0)
 		dev[found++] = edu;
 	if (found < 2)
-		printf("fewer than two usable NPUs: skipped\n");
+		t_skip("fewer than two usable NPUs");
 	return found == 2;
 }
 
