@@ -516,16 +516,22 @@ START_TEST(test_dontneed_keeps_shared_memory)
 	struct npu_dma_desc copy = npu_raw_copy(e.dev + 4096, e.dev, 4096, 0);
 	struct npu_dma_desc bad = npu_raw_copy(e.dev, e.freed, 8, 0);
 	struct npu_dma_event_slot *ev;
-	uint64_t rec_seq, bad_seq, last;
+	uint64_t rec_seq, bad_seq, last, t0, t1, ts;
 	size_t ev_size;
 
 	ev = map_events(&ev_size);
 	rec_seq = npu_raw_push(&e.q, &rec);
 	bad_seq = npu_raw_push(&e.q, &bad);
 	last = npu_raw_push(&e.q, &copy);
+	t0 = t_now_ns();
 	ck_assert_int_eq(npu_raw_submit(&e.q), 3);
 	ck_assert_int_eq(npu_raw_wait(&e.q, last, 20000), 0);
+	t1 = t_now_ns();
 	ck_assert_uint_eq(ev[7].seq, rec_seq);
+	/* The record completed after the submit, before the wait ended. */
+	ts = ev[7].timestamp_ns;
+	ck_assert_uint_ge(ts, t0);
+	ck_assert_uint_le(ts, t1);
 
 	ck_assert_int_eq(madvise(e.q.map, e.q.map_size, MADV_DONTNEED), 0);
 	ck_assert_int_eq(madvise(ev, ev_size, MADV_DONTNEED), 0);
@@ -541,6 +547,7 @@ START_TEST(test_dontneed_keeps_shared_memory)
 	ck_assert_uint_eq(ev[7].seq, rec_seq);
 	ck_assert_uint_eq(ev[7].queue_id, e.q.id);
 	ck_assert_uint_ne(ev[7].timestamp_ns, 0);
+	ck_assert_uint_eq(ev[7].timestamp_ns, ts);
 
 	/* New completions land where the process looks. */
 	rec.dst = 8;
