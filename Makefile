@@ -8,7 +8,10 @@
 #                   failed), then the summary; the test command CI runs
 #   make unit       host-only Check unit tests
 #   make vmcheck    Check tests inside the developer VM (tools/npu-vm)
-#   make lint       module at W=1 and sparse, warnings are errors
+#   make lint       module at W=1 and sparse, warnings are errors; the
+#                   library's exports against lib/libacl.map
+#   make checkpatch the kernel's checkpatch.pl --strict over kernel/ and
+#                   include/uapi/ (not in lint: not clean yet)
 #   make check-debug the VM suite under the sanitizer kernel (KASAN, lockdep,
 #                   kmemleak; scripts/build-debug-kernel.sh builds it: long)
 #   make demo       boot the VM and run the demo: the seed's data flow through
@@ -26,10 +29,13 @@
 #                   into /lib/modules (INSTALL_MOD_PATH), then depmod
 #   make dkms-install      the module through DKMS, rebuilt for new kernels
 #   make dkms-check        DKMS build in scratch trees, then used in the VM
+#
+# V=1 shows every command: kbuild's and the user-space Makefiles'.
 
 ROOT := $(CURDIR)
-KVER = $(shell $(ROOT)/scripts/kver.sh)
-KDIR = /usr/src/linux-headers-$(KVER)
+include $(ROOT)/common.mk
+# scripts/kdir.sh finds the build tree (KDIR=... overrides it).
+KDIR = $(shell $(ROOT)/scripts/kdir.sh)
 KMAKE = $(MAKE) -C $(KDIR) M=$(ROOT)/kernel NPU_DMA_WERROR=y W=1
 
 export ROOT
@@ -42,16 +48,20 @@ deps:
 module: deps
 	@$(KMAKE) modules
 
-lint: deps
+lint: deps userspace
 	@$(ROOT)/scripts/lint-kernel.sh "$(KDIR)"
+	@$(ROOT)/scripts/check-symbols.sh lib/libacl.map lib/libacl.so
+
+checkpatch: deps
+	@$(ROOT)/scripts/checkpatch.sh
 
 userspace: deps
-	@$(MAKE) -s -C lib
-	@$(MAKE) -s -C tools
-	@$(MAKE) -s -C bench
-	@$(MAKE) -s -C tests/unit
-	@$(MAKE) -s -C tests/vm
-	@$(MAKE) -s -C tests/soak
+	@$(MAKE) $(S) -C lib
+	@$(MAKE) $(S) -C tools
+	@$(MAKE) $(S) -C bench
+	@$(MAKE) $(S) -C tests/unit
+	@$(MAKE) $(S) -C tests/vm
+	@$(MAKE) $(S) -C tests/soak
 
 unit: userspace
 	@$(ROOT)/scripts/run-checks.sh unit tests/unit
@@ -93,8 +103,8 @@ check-debug: userspace
 	exit $$rc
 
 demo: module
-	@$(MAKE) -s -C lib
-	@$(MAKE) -s -C tools
+	@$(MAKE) $(S) -C lib
+	@$(MAKE) $(S) -C tools
 	@mkdir -p $(ROOT)/build/demo
 	@$(ROOT)/tools/npu-vm run --no-build --share $(ROOT)/build/demo -- \
 		$(ROOT)/scripts/demo.sh $(ROOT)/build/demo
@@ -117,7 +127,7 @@ soak: module userspace
 INSTALL_DIRS := lib tools man packaging
 
 install uninstall:
-	@for d in $(INSTALL_DIRS); do $(MAKE) -s -C $$d $@ || exit; done
+	@for d in $(INSTALL_DIRS); do $(MAKE) $(S) -C $$d $@ || exit; done
 
 # The plain install on a user's machine (Documentation/install.md): for
 # the running kernel (or KVER=...) through its build tree, built the way
@@ -128,32 +138,31 @@ install uninstall:
 # System.map: it runs here, unless the module is staged
 # (INSTALL_MOD_PATH) for a package.
 modules_install: KVER = $(shell uname -r)
-modules_install: KDIR = /lib/modules/$(KVER)/build
+modules_install: KDIR = $(shell $(ROOT)/scripts/kdir.sh $(KVER))
 modules_install:
-	@test -d $(KDIR)/ || { echo "modules_install: no build tree $(KDIR)" \
-		"(install linux-headers-$(KVER), or give KVER=)" >&2; exit 1; }
-	@$(MAKE) -s -C kernel KDIR=$(KDIR) modules
-	@$(MAKE) -s -C $(KDIR) M=$(ROOT)/kernel INSTALL_MOD_DIR=updates \
+	@test -n "$(KDIR)"
+	@$(MAKE) $(S) -C kernel KDIR=$(KDIR) modules
+	@$(MAKE) $(S) -C $(KDIR) M=$(ROOT)/kernel INSTALL_MOD_DIR=updates \
 		CONFIG_MODULE_SIG_ALL= modules_install
 	@$(if $(INSTALL_MOD_PATH),:,depmod $(KVER))
 
 dkms-source dkms-install dkms-uninstall:
-	@$(MAKE) -s -C packaging $@
+	@$(MAKE) $(S) -C packaging $@
 
 # The module built by DKMS in scratch trees, loaded and used in the VM.
 dkms-check: userspace
 	@$(ROOT)/packaging/dkms/check.sh
 
 clean:
-	-@$(MAKE) -s -C $(KDIR) M=$(ROOT)/kernel clean 2>/dev/null
-	@$(MAKE) -s -C tests/unit clean
-	@$(MAKE) -s -C tests/vm clean
-	@$(MAKE) -s -C tests/soak clean
-	@$(MAKE) -s -C lib clean
-	@$(MAKE) -s -C tools clean
-	@$(MAKE) -s -C bench clean
+	-@$(MAKE) $(S) -C $(KDIR) M=$(ROOT)/kernel clean 2>/dev/null
+	@$(MAKE) $(S) -C tests/unit clean
+	@$(MAKE) $(S) -C tests/vm clean
+	@$(MAKE) $(S) -C tests/soak clean
+	@$(MAKE) $(S) -C lib clean
+	@$(MAKE) $(S) -C tools clean
+	@$(MAKE) $(S) -C bench clean
 	@rm -rf build
 
-.PHONY: all deps module lint userspace unit vmcheck check check-debug demo bench soak \
+.PHONY: all deps module lint checkpatch userspace unit vmcheck check check-debug demo bench soak \
 	clean install uninstall modules_install dkms-source dkms-install dkms-uninstall \
 	dkms-check

@@ -9,8 +9,12 @@ CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 CHECK_CFLAGS := $(shell pkg-config --cflags check)
 CHECK_LIBS := $(shell pkg-config --libs check)
 
+# Quiet by default; V=1 shows every command. $(S) silences a sub-make
+# (its "Entering directory" lines and recipes), except under V=1.
 ifeq ($(V),1)
 Q :=
+S :=
 else
 Q := @
+S := -s
 endif

@@ -11,6 +11,7 @@
 # prototype it saw, with its file), so macros, line breaks and comments
 # in the headers need no parsing here.
 set -eu
+. "$(dirname "$0")/set-diff.sh"
 
 cc=$1 inc=$2 lib=$3
 tmp=$(mktemp -d)
@@ -30,16 +31,7 @@ awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' "$tmp/nm" |
 	grep '^acl' | sort -u > "$tmp/exported"
 
 status=0
-missing=$(comm -23 "$tmp/declared" "$tmp/exported")
-extra=$(comm -13 "$tmp/declared" "$tmp/exported")
-if [ -n "$missing" ]; then
-	echo "check-exports: declared in $inc/acl but not exported by $lib:" >&2
-	echo "$missing" | sed 's/^/  /' >&2
-	status=1
-fi
-if [ -n "$extra" ]; then
-	echo "check-exports: exported by $lib but declared in no header:" >&2
-	echo "$extra" | sed 's/^/  /' >&2
-	status=1
-fi
+set_diff "$tmp/declared" "$tmp/exported" \
+	"check-exports: declared in $inc/acl but not exported by $lib:" \
+	"check-exports: exported by $lib but declared in no header:" || status=1
 exit $status

@@ -7,9 +7,10 @@
 set -eu
 
 # liburing-dev: io_uring for the benchmark programs (bench/).
+# linux-source-6.1: scripts/checkpatch.sh takes checkpatch.pl from it.
 PKGS="gcc g++ make pkg-config libc6-dev linux-image-amd64 linux-headers-amd64
 qemu-system-x86 busybox-static cpio check libpci-dev sparse kmod liburing-dev
-libdrm-dev drm-info"
+libdrm-dev drm-info linux-source-6.1"
 # Optional, only for scripts/build-debug-kernel.sh (never make check).
 if [ "${1:-}" = --debug-kernel ]; then
 	PKGS="linux-source-6.1 bc bison flex libelf-dev libssl-dev xz-utils"

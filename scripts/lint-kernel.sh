@@ -3,10 +3,10 @@
 #
 # Build the module at W=1 with sparse (C=2: every file) in a scratch
 # copy, so the regular build is not disturbed; any warning fails.
-# Usage: lint-kernel.sh KDIR
+# Usage: lint-kernel.sh [KDIR]   (default: scripts/kdir.sh)
 set -eu
 
-kdir=$1
+kdir=${1:-$("$(dirname "$0")/kdir.sh")}
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -22,12 +22,19 @@ export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-60}
 cd "$ROOT" || exit 1
 
 # Run one program, keep its output under build/logs/<group>/<name>.log.
+# Exit status 77 is a skip (the device or feature is absent): said so
+# in the log, for the summary, and not a failure.
 run_logged() {
-	local group=$1 name=$2 rc
+	local group=$1 name=$2 rc log
 	shift 2
-	mkdir -p "$LOGS/$group/$(dirname "$name")"
-	"$@" 2>&1 | tee "$LOGS/$group/$name.log"
+	log=$LOGS/$group/$name.log
+	mkdir -p "$(dirname "$log")"
+	"$@" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
+	if [ "$rc" -eq 77 ]; then
+		echo "SKIP: $name (exit 77)" | tee -a "$log"
+		return 0
+	fi
 	return "$rc"
 }
 
@@ -55,12 +62,18 @@ run_vm() {
 	return $failed
 }
 
+# Check's summary line of every program, the skips next to it
+# (t_check.h's "Skips: N of M", a whole program's exit 77), and the
+# guest runner's counts.
 summary() {
 	local f name
 	echo "==== Check summary ===="
 	for f in $(find "$LOGS" -name '*.log' 2>/dev/null | sort); do
 		name=${f#"$LOGS"/}
-		grep -E '^[0-9]+%: Checks: ' "$f" | sed "s|^|${name%.log}: |"
+		grep -E '^([0-9]+%: Checks: |Skips: |SKIP: .*\(exit 77\)$)' "$f" |
+			sed "s|^|${name%.log}: |"
+		grep -E '^runtests: ([0-9]+ passed|skipped:|passed with skipped)' "$f" |
+			sed "s|^|${name%.log}: |"
 	done
 }
 

@@ -101,6 +101,14 @@ int t_exists(const char *fmt, ...)
 	return lstat(path, &st) == 0;
 }
 
+uint64_t t_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 int t_kmsg_mark(char *mark, size_t size)
 {
 	static unsigned int seq;

@@ -20,6 +20,8 @@ int t_read_attr(char *buf, size_t size, const char *fmt, ...)
 int t_parse_u64(const char *s, uint64_t *val);
 /* 1 if the printf-formatted path exists, else 0. */
 int t_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* CLOCK_MONOTONIC in nanoseconds: the clock of the driver's timestamps. */
+uint64_t t_now_ns(void);
 
 /*
  * Kernel log: t_kmsg_mark() writes a unique marker line to /dev/kmsg;

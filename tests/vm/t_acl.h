@@ -45,8 +45,8 @@ static inline int t_acl_find(const char *name)
 
 /*
  * Loop tests run once per backend: index 0 = edu, 1 = sim. Set the
- * device of loop index @i; false (the test passes vacuously, saying so)
- * when the guest has no such NPU.
+ * device of loop index @i; false (the test skipped: t_skip()) when the
+ * guest has no such NPU.
  */
 static inline bool t_acl_use_backend(int i, int *dev)
 {
@@ -54,7 +54,7 @@ static inline bool t_acl_use_backend(int i, int *dev)
 
 	*dev = t_acl_find(backends[i]);
 	if (*dev < 0) {
-		printf("no %s NPU: skipped\n", backends[i]);
+		t_skip("no %s NPU", backends[i]);
 		return false;
 	}
 	T_ACL_OK(aclrtSetDevice(*dev));

@@ -225,10 +225,7 @@ START_TEST(test_event_orders_devices)
 	bool peer;
 	size_t len;
 
-	if (!order_pair(_i, &a, &b)) {
-		printf("no NPU pair for case %d: skipped\n", _i);
-		return;
-	}
+	T_SKIP_UNLESS(order_pair(_i, &a, &b), "no NPU pair for case %d", _i);
 	peer = sysfs_peer(b, a);
 	ck_assert_int_eq(peer, _i == 0);
 	len = is_edu(a) || is_edu(b) ? EDU_LEN : (4 << 20) + 7;
@@ -310,8 +307,8 @@ START_TEST(test_peer_removed)
 	void *pa, *pb, *s0, *s1;
 	int a, b, sa, sb, can;
 
-	if (!peer_pair("edu", &a, &b) || !peer_pair("sim", &sa, &sb))
-		return;
+	T_SKIP_UNLESS(peer_pair("edu", &a, &b) && peer_pair("sim", &sa, &sb),
+		      "no edu pair and sim pair");
 	ck_assert_int_eq(t_npu_attr(b, "pci_address", addr, sizeof(addr)), 0);
 	pb = dev_alloc(b, 4096);
 	pa = dev_alloc(a, 4096);

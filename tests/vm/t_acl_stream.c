@@ -239,9 +239,9 @@ START_TEST(test_event_elapsed_time)
 {
 	size_t len = big(_i);
 	aclrtEvent a, b;
-	uint64_t ts;
+	uint64_t ts, ts_a, t0, t1;
 	void *h, *d;
-	float ms = -1;
+	float ms = -1, ms_ab;
 	int dev;
 
 	if (!t_acl_use_backend(_i, &dev))
@@ -252,17 +252,28 @@ START_TEST(test_event_elapsed_time)
 	t_acl_msg_has("never recorded");
 	T_ACL_OK(aclrtMallocHost(&h, len));
 	T_ACL_OK(aclrtMalloc(&d, len, ACL_MEM_MALLOC_HUGE_FIRST));
+	t0 = t_now_ns();
 	T_ACL_OK(aclrtRecordEvent(a, NULL));
 	T_ACL_OK(aclrtMemcpyAsync(d, len, h, len, ACL_MEMCPY_HOST_TO_DEVICE, NULL));
 	T_ACL_OK(aclrtRecordEvent(b, NULL));
 	T_ACL_OK(aclrtSynchronizeEvent(b));
+	t1 = t_now_ns();
 	T_ACL_OK(aclrtEventElapsedTime(&ms, a, b));
 	ck_assert_float_gt(ms, 0.0f);
 	ck_assert_float_lt(ms, 60000.0f);
+	/* Both records completed between t0 and t1 (the same clock). */
+	ck_assert_float_le(ms, (float)((double)(t1 - t0) / 1e6));
+	ms_ab = ms;
 	T_ACL_OK(aclrtEventElapsedTime(&ms, b, a));
 	ck_assert_float_le(ms, 0.0f);
+	ck_assert_float_eq(ms, -ms_ab);
+	T_ACL_OK(aclrtEventGetTimestamp(a, &ts_a));
 	T_ACL_OK(aclrtEventGetTimestamp(b, &ts));
 	ck_assert_uint_gt(ts, 0);
+	/* Microseconds of CLOCK_MONOTONIC, in order, inside the window. */
+	ck_assert_uint_ge(ts_a, t0 / 1000);
+	ck_assert_uint_ge(ts, ts_a);
+	ck_assert_uint_le(ts, t1 / 1000);
 	T_ACL_EQ(aclrtEventElapsedTime(NULL, a, b), ACL_ERROR_INVALID_PARAM);
 	T_ACL_OK(aclrtDestroyEvent(a));
 	T_ACL_OK(aclrtDestroyEvent(b));
@@ -464,7 +475,7 @@ END_TEST
 
 /*
  * Two NPUs that can both run the two-device test: the two sim NPUs, or
- * else an edu and a sim one. False (skipped, saying so) without them.
+ * else an edu and a sim one. False (the test skipped: t_skip()) without them.
  */
 static bool t_two_npus(int dev[2])
 {
@@ -480,7 +491,7 @@ static bool t_two_npus(int dev[2])
 	if (found == 1 && edu >= 0)
 		dev[found++] = edu;
 	if (found < 2)
-		printf("fewer than two usable NPUs: skipped\n");
+		t_skip("fewer than two usable NPUs");
 	return found == 2;
 }
 

@@ -19,7 +19,7 @@ static int t_sim(void)
 	int dev = t_acl_find("sim");
 
 	if (dev < 0)
-		printf("no sim NPU: skipped\n");
+		t_skip("no sim NPU");
 	else
 		T_ACL_OK(aclrtSetDevice(dev));
 	return dev;

@@ -339,10 +339,8 @@ START_TEST(test_drm_info_lists_the_npus)
 	struct npu_node n;
 	char *p;
 
-	if (access("/usr/bin/drm_info", X_OK)) {
-		printf("t_drm: no drm_info (Debian package drm-info): skipped\n");
-		return;
-	}
+	T_SKIP_UNLESS(!access("/usr/bin/drm_info", X_OK),
+		      "no drm_info (Debian package drm-info)");
 	ck_assert_int_eq(run_sh("drm_info", &out, &err), 0);
 	free(out);
 	free(err);
@@ -516,8 +514,7 @@ START_TEST(test_fdinfo_keys_and_values)
 	int npu = _i ? npu_of(NPU_DMA_BACKEND_SIM, 0) : npu_of(NPU_DMA_BACKEND_EDU, 0);
 	struct t_state start;
 
-	if (npu < 0)
-		return;
+	T_SKIP_UNLESS(npu >= 0, "no %s NPU", _i ? "sim" : "edu");
 	t_state_get(&start, nr_npus);
 	fdinfo_follows_use(npu, _i ? 4 << 20 : 8 << 10);
 	ck_assert(t_state_back(&start));
@@ -587,8 +584,7 @@ START_TEST(test_gem_close_while_copies_run)
 {
 	int npu = _i ? npu_of(NPU_DMA_BACKEND_SIM, 0) : npu_of(NPU_DMA_BACKEND_EDU, 0);
 
-	if (npu < 0)
-		return;
+	T_SKIP_UNLESS(npu >= 0, "no %s NPU", _i ? "sim" : "edu");
 	if (_i)
 		close_under_copies(npu, 16 << 20, 4);
 	else
@@ -614,8 +610,7 @@ START_TEST(test_gem_close_while_copies_wait)
 	uint32_t h;
 	int fd, i;
 
-	if (npu < 0)
-		return;
+	T_SKIP_UNLESS(npu >= 0, "no %s NPU", _i ? "sim" : "edu");
 	src = anon(len);
 	dst = anon(len);
 	t_state_get(&orig, nr_npus);
@@ -719,8 +714,7 @@ START_TEST(test_pci_removal_then_unload)
 	uint32_t h;
 	void *p;
 
-	if (npu < 0)
-		return;
+	T_SKIP_UNLESS(npu >= 0, "no second edu NPU");
 	backends(before, sizeof(before));
 	ck_assert_int_eq(t_npu_attr(npu, "pci_address", pci, sizeof(pci)), 0);
 	fd = npu_raw_open(npu);

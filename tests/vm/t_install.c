@@ -507,10 +507,7 @@ START_TEST(test_app_runs_as_member_of_group_npu)
 	char want[PATH_MAX + 64];
 	struct run r;
 
-	if (npu < 0) {
-		printf("no %s NPU: skipped\n", cases[_i].backend);
-		return;
-	}
+	T_SKIP_UNLESS(npu >= 0, "no %s NPU", cases[_i].backend);
 	run_app(npu, cases[_i].bytes, groups, 1, &r);
 	snprintf(want, sizeof(want), "ok %zu bytes via %s/usr/lib/npu-dma/libascendcl.so.1",
 		 cases[_i].bytes, inst);

@@ -491,8 +491,7 @@ START_TEST(test_fd_inherited_through_fork)
 	struct t_state start;
 	pid_t pid;
 
-	if (npu < 0)
-		return;
+	T_SKIP_UNLESS(npu >= 0, "no NPU for case %d", _i);
 	t_state_get(&start, nr_npus);
 	fd = npu_raw_open(npu);
 	ck_assert_int_ge(fd, 0);
@@ -557,8 +556,7 @@ START_TEST(test_fd_passed_over_unix_socket)
 	char c;
 	pid_t pid;
 
-	if (npu < 0)
-		return;
+	T_SKIP_UNLESS(npu >= 0, "no NPU for case %d", _i);
 	t_state_get(&start, nr_npus);
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	pid = fork();
@@ -615,8 +613,7 @@ START_TEST(test_opener_dies_first)
 	struct t_state start;
 	pid_t opener, child;
 
-	if (npu < 0)
-		return;
+	T_SKIP_UNLESS(npu >= 0, "no NPU for case %d", _i);
 	t_state_get(&start, nr_npus);
 	/* The orphaned child is reparented to us, so we can reap it. */
 	ck_assert_int_eq(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);

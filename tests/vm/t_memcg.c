@@ -419,5 +419,9 @@ int main(void)
 {
 	if (geteuid() != 0 || !npu_raw_present() || !cg_available())
 		return T_EXIT_SKIP;
+	if (!t_npu_backend_present("sim")) {
+		printf("t_memcg: no sim NPU: skipped\n");
+		return T_EXIT_SKIP;
+	}
 	return t_run_suite(memcg_suite());
 }

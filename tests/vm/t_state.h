@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Shared by the reliability tests (t_fuzz, t_isolation, t_fault2). A leak
+ * Shared by the reliability tests (t_fuzz, t_isolation, t_teardown). A leak
  * oracle: a snapshot of what the driver holds (pinned pages in
  * /proc/vmstat, every NPU's free device memory, queue count and client
  * list in sysfs) and of this process's open files, taken before and

@@ -8,14 +8,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "npu_node.h"
 #include "t_check.h"
 
 #include "t_util.h"
-
-#define T_EXIT_SKIP 77
 
 /* The module file and the arguments npu-vm loaded it with. */
 static inline const char *t_ko(void)
@@ -55,6 +54,18 @@ static inline int t_npu_attr(int index, const char *attr, char *buf, size_t size
 	if (!t_npu_find(index, &n))
 		return -ENOENT;
 	return t_read_attr(buf, size, "%s/%s", n.sysdir, attr);
+}
+
+/* Some NPU has sysfs backend @backend ("edu", "sim"): 1 or 0. */
+static inline int t_npu_backend_present(const char *backend)
+{
+	char buf[16];
+	int i;
+
+	for (i = 0; i < 64; i++)
+		if (!t_npu_attr(i, "backend", buf, sizeof(buf)) && !strcmp(buf, backend))
+			return 1;
+	return 0;
 }
 
 /*

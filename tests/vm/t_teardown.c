@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * VM test: more faults (t_fault has the first ones).
+ * VM test: teardown while in use (t_limits has the limits, the first kill
+ * and the lost interrupt).
  *
  * - kill -9 of processes with large copies running, on every NPU and
  *   every kind of copy (registered, pageable, device to device, peer):
@@ -167,7 +168,7 @@ START_TEST(test_kill_during_large_copies)
 		ck_assert_msg(t_state_back(&start), "iteration %d: npu %d kind %d leaked",
 			      it, npu, kind);
 	}
-	printf("t_fault2: %d kills (registered %d, pageable %d, d2d %d, peer %d)"
+	printf("t_teardown: %d kills (registered %d, pageable %d, d2d %d, peer %d)"
 	       " on %d NPUs, nothing leaked\n", total, per_kind[0], per_kind[1],
 	       per_kind[2], per_kind[3], nr_npus);
 }
@@ -363,8 +364,7 @@ START_TEST(test_pci_remove_in_use)
 	off_t dead_off;
 	void *p;
 
-	if (npu < 0)
-		return;
+	T_SKIP_UNLESS(npu >= 0, "no edu NPU");
 	backends(before, sizeof(before));
 	t_state_get(&start, nr_npus);
 	ck_assert_int_eq(t_npu_attr(npu, "pci_address", pci, sizeof(pci)), 0);
@@ -462,7 +462,7 @@ static void rescan(void)
 static void loaded_again(void)
 {
 	if (!t_module_loaded(MOD) && t_module_load(t_ko(), t_default_args()))
-		fprintf(stderr, "t_fault2: cannot load %s again\n", t_ko());
+		fprintf(stderr, "t_teardown: cannot load %s again\n", t_ko());
 }
 
 START_TEST(test_unload_while_in_use)
@@ -533,7 +533,7 @@ END_TEST
 
 static Suite *fault2_suite(void)
 {
-	Suite *s = suite_create("t_fault2");
+	Suite *s = suite_create("t_teardown");
 	TCase *tk = tcase_create("kill");
 	TCase *tc = tcase_create("close");
 	TCase *tp = tcase_create("pci");
