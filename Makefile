@@ -11,7 +11,7 @@
 #   make lint       module at W=1 and sparse, warnings are errors; the
 #                   library's exports against lib/libacl.map
 #   make checkpatch the kernel's checkpatch.pl --strict over kernel/ and
-#                   include/uapi/ (not in lint: not clean yet)
+#                   include/uapi/ (also part of lint)
 #   make check-debug the VM suite under the sanitizer kernel (KASAN, lockdep,
 #                   kmemleak; scripts/build-debug-kernel.sh builds it: long)
 #   make demo       boot the VM and run the demo: the seed's data flow through
@@ -51,6 +51,7 @@ module: deps
 lint: deps userspace
 	@$(ROOT)/scripts/lint-kernel.sh "$(KDIR)"
 	@$(ROOT)/scripts/check-symbols.sh lib/libacl.map lib/libacl.so
+	@$(ROOT)/scripts/checkpatch.sh
 
 checkpatch: deps
 	@$(ROOT)/scripts/checkpatch.sh
@@ -67,7 +68,7 @@ unit: userspace
 	@$(ROOT)/scripts/run-checks.sh unit tests/unit
 
 vmcheck: module userspace
-	@$(ROOT)/scripts/run-checks.sh vm tests/vm
+	@TEXT_TESTS="$(CHECK_DEBUG_TEXT_TESTS)" $(ROOT)/scripts/run-checks.sh vm tests/vm
 
 # The stages run one after another from the script, not as make
 # prerequisites: make would stop at the first that fails.

@@ -121,16 +121,16 @@ struct npu_dma_device {
 	u32 link_group;
 	struct npu_dma_devmem *mem;
 	struct semaphore channels;
-	spinlock_t chan_lock;
+	spinlock_t chan_lock;		/* @chan_busy */
 	unsigned long chan_busy;
 
-	struct mutex ctx_lock;
+	struct mutex ctx_lock;		/* @contexts */
 	struct list_head contexts;
 
 	struct rw_semaphore gone_lock;
 	bool gone;
 
-	struct mutex dma_pages_lock;
+	struct mutex dma_pages_lock;	/* @dma_pages */
 	struct xarray dma_pages;
 
 	struct npu_dma_stats stats;
@@ -195,7 +195,7 @@ struct npu_dma_ctx {
 	struct pid *pid;
 	u64 client_id;
 	struct list_head node;
-	struct mutex lock;
+	struct mutex lock;		/* trees, @queues, @graphs */
 	struct rb_root mem_tree;
 	struct rb_root host_tree;
 	struct xarray queues;
@@ -217,10 +217,18 @@ struct npu_dma_ctx {
 #define NPU_DMA_MAX_2D_PITCH		(1ULL << 32)
 
 /* Messages name the bus device, as DRM drivers' do, and the NPU. */
-#define npu_err(ndev, fmt, ...) \
-	dev_err((ndev)->parent, "%s: %s: " fmt, (ndev)->name, __func__, ##__VA_ARGS__)
-#define npu_dbg(ndev, fmt, ...) \
-	dev_dbg((ndev)->parent, "%s: %s: " fmt, (ndev)->name, __func__, ##__VA_ARGS__)
+#define npu_err(ndev, fmt, ...) do {					\
+	const struct npu_dma_device *__nd = (ndev);			\
+									\
+	dev_err(__nd->parent, "%s: %s: " fmt, __nd->name, __func__,	\
+		##__VA_ARGS__);						\
+} while (0)
+#define npu_dbg(ndev, fmt, ...) do {					\
+	const struct npu_dma_device *__nd = (ndev);			\
+									\
+	dev_dbg(__nd->parent, "%s: %s: " fmt, __nd->name, __func__,	\
+		##__VA_ARGS__);						\
+} while (0)
 
 /* @addr lies in @ndev's own device memory (not a peer's). */
 static inline bool npu_dma_own_memory(const struct npu_dma_device *ndev, u64 addr)

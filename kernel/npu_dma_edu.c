@@ -59,7 +59,7 @@ struct npu_dma_edu {
 	struct npu_dma_device *ndev;
 	struct completion selftest_done;
 	struct completion dma_done;
-	struct mutex dma_lock;
+	struct mutex dma_lock;		/* one DMA at a time */
 };
 
 /* Wait for a DMA the card still runs after a timeout, so the next works. */

@@ -60,20 +60,20 @@ struct npu_dma_queue {
 	struct npu_dma_desc *ring;
 	struct eventfd_ctx *efd;
 
-	struct mutex submit_lock;
+	struct mutex submit_lock;	/* @head, @seq, @dead */
 	u32 head;
 	u64 seq;
 	bool dead;
 	bool need_wakeup;
 
-	spinlock_t lock;
+	spinlock_t lock;		/* @jobs .. @aborting */
 	struct list_head jobs;
 	u64 completed;
 	u64 barrier_seq;
 	u64 barrier_released;
 	bool aborting;
 
-	struct mutex run_lock;
+	struct mutex run_lock;		/* whoever runs the jobs */
 	struct work_struct work;
 	wait_queue_head_t idle;
 	struct list_head wait_node;
