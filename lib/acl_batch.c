@@ -405,6 +405,7 @@ static aclError acl_memcpy_batch(struct acl_batch_args *a, aclrtStream stream)
 {
 	struct acl_blist l = { 0 };
 	struct acl_device *run = NULL;
+	struct acl_work w;
 	aclError ret;
 	bool empty;
 
@@ -427,10 +428,13 @@ static aclError acl_memcpy_batch(struct acl_batch_args *a, aclrtStream stream)
 		l.unit = acl_sync_ring_min();
 	}
 	ret = acl_batch_plan(a, &run, &l);
+	w = acl_work_descs(l.d, l.n);
+	w.unit = l.unit;
+	w.pageable = a->async && l.pageable;
 	if (!ret && a->async)
-		ret = acl_descs_stream(a->s, l.d, l.n, l.unit, l.pageable);
+		ret = acl_submit_async(a->s, &w);
 	else if (!ret)
-		ret = acl_descs_sync(run, l.d, l.n, l.unit);
+		ret = acl_submit_sync(run, &w);
 	free(l.d);
 	return ret;
 }

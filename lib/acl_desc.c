@@ -79,10 +79,14 @@ static aclError acl_desc_devptr(const char *name, const void *p,
 static aclError acl_desc_xfer(void *dst, const void *src, size_t len,
 			      aclrtMemcpyKind kind)
 {
+	struct acl_work w;
 	struct acl_xfer x;
 	aclError ret = acl_plan_copy(&x, dst, src, len, kind, NULL);
 
-	return ret ? ret : acl_xfer_run_sync(&x);
+	if (ret)
+		return ret;
+	w = acl_work_xfer(&x);
+	return acl_submit_sync(x.dev, &w);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind,
@@ -139,6 +143,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc,
 /* Queue COPY_INDIRECT @d on @s (or add it to its capture). */
 static aclError acl_desc_queue(struct acl_stream *s, struct npu_dma_desc *d)
 {
+	struct acl_work w = acl_work_descs(d, 1);
 	uint64_t first, last;
 	int err;
 
@@ -147,7 +152,7 @@ static aclError acl_desc_queue(struct acl_stream *s, struct npu_dma_desc *d)
 			       "device %d's driver cannot read a copy's "
 			       "addresses from device memory", s->ctx->dev->id);
 	d->opcode = NPU_DMA_OP_COPY_INDIRECT;
-	err = acl_stream_put_descs(s, d, 1, &first, &last);
+	err = acl_stream_submit(s, &w, &first, &last);
 	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") :
 		     ACL_SUCCESS;
 }

@@ -91,23 +91,11 @@ void acl_ring_shutdown(struct acl_ring *r);
 int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 			   size_t n, uint64_t *first, uint64_t *last);
 /*
- * acl_ring_submit_locked() in doorbells of @unit descriptors (0: as the
- * ring takes them), so that a BATCH_BEGIN ... BATCH_END group laid out
- * on @unit boundaries stays in one doorbell. Caller holds r->lock. On
- * failure too, *@first .. *@last are what went in (0: nothing), which
- * the caller must wait for before its buffers are the user's again.
- */
-int acl_ring_submit_units_locked(struct acl_ring *r,
-				 const struct npu_dma_desc *d, size_t n,
-				 size_t unit, uint64_t *first, uint64_t *last);
-/*
- * acl_ring_submit_locked() for one descriptor, the common case of an
+ * acl_ring_submit_locked() for one descriptor, the fast path of an
  * asynchronous copy, without the burst loop. @seq: its sequence number.
  */
-int acl_ring_push_one(struct acl_ring *r, const struct npu_dma_desc *d,
-		      uint64_t *seq);
-int acl_ring_submit(struct acl_ring *r, const struct npu_dma_desc *d, size_t n,
-		    uint64_t *first, uint64_t *last);
+int acl_ring_submit_one(struct acl_ring *r, const struct npu_dma_desc *d,
+			uint64_t *seq);
 uint64_t acl_ring_completed(const struct acl_ring *r);
 uint64_t acl_ring_last_seq(struct acl_ring *r);
 /* Wait until @seq completed: 0, -ETIMEDOUT, or -ENODEV (NPU gone). */
@@ -374,27 +362,6 @@ struct acl_ref {
 	struct acl_event *ev;		/* EVENT */
 };
 
-/*
- * The one way work reaches a stream: push @n descriptors to its ring, or,
- * while the stream is capturing, append them to the capture. Return: 0 or
- * -errno; *@first and *@last are the sequence numbers used, both 0 when
- * the descriptors were captured rather than submitted.
- */
-int acl_stream_put_descs(struct acl_stream *s, const struct npu_dma_desc *d,
-			 size_t n, uint64_t *first, uint64_t *last);
-/*
- * acl_stream_put_descs() in doorbells of @unit (see
- * acl_ring_submit_units_locked()), under one hold of the ring's lock: no
- * other thread's work lands between them. On failure *@first .. *@last
- * are what went in.
- */
-int acl_stream_put_units(struct acl_stream *s, const struct npu_dma_desc *d,
-			 size_t n, size_t unit, uint64_t *first,
-			 uint64_t *last);
-/* acl_stream_put_descs() with @nrefs bookkeeping entries. */
-int acl_stream_put(struct acl_stream *s, const struct npu_dma_desc *d,
-		   size_t n, const struct acl_ref *refs, size_t nrefs,
-		   uint64_t *first, uint64_t *last);
 /* Is @s capturing? (unlocked peek, for the API-edge checks) */
 bool acl_stream_capturing(struct acl_stream *s);
 
@@ -447,7 +414,7 @@ void acl_hostq_stop(struct acl_stream *s);
 /* Detach @s from its report thread (stream destruction). */
 void acl_sub_detach(struct acl_stream *s);
 /* Queue one host task on @s: HOST_BARRIER plus @t. aclError. */
-aclError acl_htask_launch(struct acl_stream *s, const struct acl_htask *t);
+aclError acl_htask_submit(struct acl_stream *s, const struct acl_htask *t);
 
 /* ---- acl_value.c ----------------------------------------------------- */
 
@@ -671,12 +638,7 @@ aclError acl_plan_copy_ptrs(struct acl_xfer *x, const struct acl_ptr *dst,
 /* Plan a FILL of the low byte of @value over @count bytes at @p. */
 aclError acl_plan_fill(struct acl_xfer *x, void *p, int32_t value, size_t count,
 		       struct acl_device *run);
-/* Run a planned transfer on a library ring and wait for it. */
-aclError acl_xfer_run_sync(const struct acl_xfer *x);
-/* Queue a planned transfer on @s (and wait for it when pageable). */
-aclError acl_xfer_run_async(const struct acl_xfer *x, struct acl_stream *s);
-
-/* ---- acl_submit.c: running prepared descriptors ---------------------- */
+/* ---- acl_submit.c: the one submission path ---------------------------- */
 
 #define ACL_SYNC_RING_ENTRIES	256	/* descriptors per library ring */
 
@@ -686,22 +648,61 @@ aclError acl_xfer_run_async(const struct acl_xfer *x, struct acl_stream *s);
  */
 aclError acl_sync_allowed(const char *what);
 
-/*
- * Run @n descriptors on one of @dev's library rings and wait for them.
- * They go in doorbells of @unit descriptors (0: as many as the ring
- * takes), so a BATCH_BEGIN ... BATCH_END group laid out on @unit
- * boundaries stays in one doorbell. aclError (recorded).
+/**
+ * struct acl_work - work on its way to a ring (acl_submit.c)
+ * @d: prepared descriptors (NULL when @x is set)
+ * @n: how many
+ * @unit: doorbell size for @d (0: as the ring takes them), so that a
+ *	BATCH_BEGIN ... BATCH_END group laid out on @unit boundaries stays
+ *	in one doorbell
+ * @refs: descriptors of @d that need host bookkeeping (@nrefs of them)
+ * @nrefs: how many
+ * @x: or a planned transfer, cut into descriptors of what the NPU moves
+ *	in one as it goes
+ * @pageable: names pageable host memory: an asynchronous call waits
  */
-aclError acl_descs_sync(struct acl_device *dev, const struct npu_dma_desc *d,
-			size_t n, size_t unit);
+struct acl_work {
+	const struct npu_dma_desc *d;
+	size_t n;
+	size_t unit;
+	const struct acl_ref *refs;
+	size_t nrefs;
+	const struct acl_xfer *x;
+	bool pageable;
+};
+
+static inline struct acl_work acl_work_xfer(const struct acl_xfer *x)
+{
+	return (struct acl_work){ .x = x, .pageable = x->pageable };
+}
+
+static inline struct acl_work acl_work_descs(const struct npu_dma_desc *d,
+					     size_t n)
+{
+	return (struct acl_work){ .d = d, .n = n };
+}
+
 /*
- * Queue @n descriptors on @s through acl_stream_put_units(), in
- * doorbells of @unit (0: as the ring takes them), no other thread's work
- * between them. With @wait (pageable host memory) return
- * only when they completed, reporting their failure. aclError.
+ * The one way work reaches a stream: if the stream is capturing, the
+ * work is appended to the capture; else it is pushed to its ring. Return:
+ * 0 or -errno; *@first and *@last are the sequence numbers used (on
+ * failure: what went in), both 0 when nothing went to the ring.
  */
-aclError acl_descs_stream(struct acl_stream *s, const struct npu_dma_desc *d,
-			  size_t n, size_t unit, bool wait);
+int acl_stream_submit(struct acl_stream *s, const struct acl_work *w,
+		      uint64_t *first, uint64_t *last);
+/*
+ * The asynchronous runner of the copy calls: acl_stream_submit(), and,
+ * with pageable host memory, return only when the work completed,
+ * reporting its failure. aclError (recorded).
+ */
+aclError acl_submit_async(struct acl_stream *s, const struct acl_work *w);
+/*
+ * The synchronous runner: @w on one of @dev's library rings, waiting for
+ * it. aclError (recorded).
+ */
+aclError acl_submit_sync(struct acl_device *dev, const struct acl_work *w);
+/* @w on @r (a ring of the caller's own) and wait for it: 0 or -errno. */
+int acl_ring_submit_wait(struct acl_ring *r, const struct acl_work *w);
 
 /* ---- helpers ---------------------------------------------------------- */
 

@@ -199,7 +199,7 @@ static aclError acl_notify_task(aclrtNotify notify, aclrtStream stream,
 	if (!s)
 		return ret;
 	t.notify = n;
-	return acl_htask_launch(s, &t);
+	return acl_htask_submit(s, &t);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify,
