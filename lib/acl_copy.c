@@ -206,11 +206,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax,
 			       destMax);
 	if (dst == src)
 		return ACL_SUCCESS;
-	if (acl_capture_forbids_sync())
-		return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
-			       "synchronous copy while a capture forbids it");
-	if (!acl_current_ctx())
-		return ACL_ERROR_RT_CONTEXT_NULL;
+	ret = acl_sync_allowed("copy");
+	if (ret)
+		return ret;
 	ret = acl_plan_copy(&x, dst, src, count, kind, NULL);
 	if (ret)
 		return ret;
@@ -376,11 +374,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount,
 	ret = acl_memset_checks(devPtr, maxCount, count);
 	if (ret)
 		return ret;
-	if (acl_capture_forbids_sync())
-		return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
-			       "synchronous memset while a capture forbids it");
-	if (!acl_current_ctx())
-		return ACL_ERROR_RT_CONTEXT_NULL;
+	ret = acl_sync_allowed("memset");
+	if (ret)
+		return ret;
 	ret = acl_plan_fill(&x, devPtr, value, count, NULL);
 	if (ret)
 		return ret;

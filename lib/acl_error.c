@@ -6,6 +6,7 @@
  * in one table, so every entry point reports a failure the same way.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
