@@ -25,13 +25,43 @@ struct acl_va {
 };
 
 bool acl_va_contains(const struct acl_va *va, uintptr_t p);
-uint64_t acl_va_to_dev(const struct acl_va *va, uintptr_t p);
+
+/*
+ * The helpers of the fast path of a copy are inline here, so that the
+ * shared library needs no link-time optimisation to inline them across
+ * files (lib/Makefile).
+ */
+static inline uint64_t acl_va_to_dev(const struct acl_va *va, uintptr_t p)
+{
+	return va->mem_base + (uint64_t)(p - va->base);
+}
+
+/* @dev's reservation, read once (va_base is published last). */
+static inline struct acl_va acl_dev_va(const struct acl_device *dev)
+{
+	struct acl_va va = {
+		.base = __atomic_load_n(&dev->va_base, __ATOMIC_ACQUIRE),
+		.size = dev->va_size,
+		.mem_base = dev->info.mem_base,
+	};
+
+	return va;
+}
+
+/* The device address of device pointer @p of @dev. */
+static inline uint64_t acl_dev_addr(const struct acl_device *dev,
+				    const void *p)
+{
+	struct acl_va va = acl_dev_va(dev);
+
+	return acl_va_to_dev(&va, (uintptr_t)p);
+}
+
 void *acl_dev_to_va(const struct acl_va *va, uint64_t dev_addr);
 int acl_va_reserve(struct acl_device *dev);
 void acl_va_release(struct acl_device *dev);
 /* Device whose reservation holds @p, or NULL. */
 struct acl_device *acl_va_find(const void *p);
-uint64_t acl_dev_addr(const struct acl_device *dev, const void *p);
 
 /* ---- acl_host.c: pinned host regions ---------------------------------- */
 
@@ -70,6 +100,34 @@ extern pthread_mutex_t acl_host_lock;
 extern struct acl_host_table acl_hosts;
 
 /*
+ * The host region this thread found last (and, if @pin_dev is set, saw
+ * pinned on that NPU at its @pin_gen), valid while acl_hosts.gen is
+ * still @gen: most copies name the buffer the previous one named.
+ */
+struct acl_host_hit {
+	uint64_t gen;
+	uintptr_t addr;
+	uint64_t size;
+	const struct acl_device *pin_dev;
+	uint64_t pin_gen;
+};
+
+extern __thread struct acl_host_hit acl_host_hit ACL_TLS_FAST;
+
+/* This thread's last region if it holds [a, a + len) and is current. */
+static inline const struct acl_host_hit *acl_host_hit_get(uintptr_t a,
+							  uint64_t len)
+{
+	const struct acl_host_hit *h = &acl_host_hit;
+
+	if (h->gen != __atomic_load_n(&acl_hosts.gen, __ATOMIC_ACQUIRE) ||
+	    a < h->addr || a - h->addr >= h->size ||
+	    len > h->addr + h->size - a)
+		return NULL;
+	return h;
+}
+
+/*
  * Make sure [p, p + len) may be named as registered host memory on @dev.
  * Return: true if it lies in one acl region (registered on @dev now),
  * false if it is ordinary (pageable) memory.
@@ -80,8 +138,13 @@ bool acl_host_pinned_on(struct acl_device *dev, const void *p, uint64_t len);
  * lookup found [p, p + len) in one acl region pinned on @dev, still
  * current. False decides nothing: ask acl_host_pinned_on().
  */
-bool acl_host_hit_pinned(const struct acl_device *dev, const void *p,
-			 uint64_t len);
+static inline bool acl_host_hit_pinned(const struct acl_device *dev,
+				       const void *p, uint64_t len)
+{
+	const struct acl_host_hit *h = acl_host_hit_get((uintptr_t)p, len);
+
+	return h && h->pin_dev == dev && h->pin_gen == dev->gen;
+}
 /* Does [p, p + len) lie in one acl host region (aclrtMallocHost, registered)? */
 bool acl_host_is_acl(const void *p, uint64_t len);
 /* Drop the registrations a closing device had. */
