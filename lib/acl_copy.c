@@ -2,15 +2,17 @@
 /*
  * libacl: 1-D copies and memset.
  *
- * A copy is planned first (pointer classes, CANN's kind rules, the NPU
- * that runs it, the descriptor template), then run:
- *  - synchronous calls on one of the device's library rings, waiting for
- *    their own descriptors only (never for a stream);
- *  - asynchronous calls on the stream's ring; with pageable host memory
- *    (not registered with the NPU) the call also waits for its own
- *    descriptors, so the caller's buffer is done with on return and the
- *    stream order is kept.
- * Copies longer than the driver's max_copy_len are split.
+ * A copy is planned here (pointer classes, CANN's kind rules, the NPU
+ * that runs it, the descriptor template) and submitted through
+ * acl_submit.c: synchronous calls by acl_submit_sync(), on one of the
+ * device's library rings, waiting for their own descriptors only (never
+ * for a stream); asynchronous calls by acl_submit_async(), on the
+ * stream, which with pageable host memory (not registered with the NPU)
+ * also waits for its own descriptors, so the caller's buffer is done
+ * with on return and the stream order is kept. Copies longer than the
+ * driver's max_copy_len are cut there. The common asynchronous copy
+ * (pinned host memory, the stream's own NPU) is planned by
+ * acl_plan_fast(), without the general planner.
  */
 #include <errno.h>
 #include <string.h>
