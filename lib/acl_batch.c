@@ -23,7 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 #define ACL_BATCH_MAX_SYNC	4096	/* CANN's DEVMM_MEMCPY_BATCH_MAX_COUNT */
 

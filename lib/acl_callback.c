@@ -26,7 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_stream.h"
+#include "acl_htask.h"
+#include "acl_submit.h"
 
 #define ACL_MAX_SUBSCRIBERS	1024	/* CANN's limit per process */
 

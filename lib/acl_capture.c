@@ -22,7 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_kmd.h"
+#include "acl_stream.h"
+#include "acl_htask.h"
+#include "acl_capture.h"
+#include "acl_submit.h"
 
 #define ACL_GRAPH_MAGIC		0x61636c67U	/* "aclg" */
 

@@ -19,7 +19,13 @@
 
 #include <unistd.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 static aclError acl_copy_edge_checks(const void *dst, const void *src,
 				     aclrtMemcpyKind kind)

@@ -12,7 +12,12 @@
  */
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_stream.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 #define ACL_2D_MAX_HEIGHT	5242880UL	/* CANN's limits */
 #define ACL_2D_MAX_WIDTH	5000000UL

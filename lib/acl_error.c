@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_device.h"
 
 __thread struct acl_tls acl_tls ACL_TLS_FAST;
 

@@ -15,7 +15,12 @@
  */
 #include <stdint.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_stream.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 /*
  * The checks of the acl edge, all 100000, after N == 0 (*@skip: nothing

@@ -12,7 +12,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_kmd.h"
+#include "acl_device.h"
+#include "acl_mem.h"
 
 pthread_mutex_t acl_host_lock = PTHREAD_MUTEX_INITIALIZER;
 struct acl_host_table acl_hosts;

@@ -20,7 +20,13 @@
  */
 #include <stddef.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 #define ACL_REC_SIZE		32
 #define ACL_REC_ALIGN		64

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libacl internals, all of them: the headers below, split by concern,
- * each naming the files that implement it. Nothing here is ABI.
+ * each naming the files that implement it. The library's files include
+ * the headers they use; this one is the map, and the door for the unit
+ * tests. Nothing here is ABI.
  *
  * Layering (top to bottom):
  *   the aclrt* entry points        acl_init.c acl_device.c acl_context.c

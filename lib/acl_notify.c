@@ -21,7 +21,11 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_htask.h"
 
 #define ACL_NOTIFY_MAGIC	0x61636c6eU	/* "acln" */
 #define ACL_NOTIFY_MAX		8192	/* per device (A2/A3) */

@@ -20,7 +20,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "acl_internal.h"
+#include "acl_ring.h"
+#include "acl_kmd.h"
 
 /* ACL_STREAM_FAST_SYNC waiters spin this long before sleeping (us). */
 #define ACL_SPIN_DEFAULT_US	100

@@ -10,7 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_htask.h"
+#include "acl_capture.h"
 
 /* Caller holds ctx->dev->lock. */
 struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,

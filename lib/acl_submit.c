@@ -22,7 +22,15 @@
 #include <errno.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_htask.h"
+#include "acl_capture.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 #define ACL_CUT_BATCH	64	/* descriptors built per doorbell */
 

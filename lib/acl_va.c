@@ -10,7 +10,8 @@
 #include <errno.h>
 #include <sys/mman.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_mem.h"
 
 bool acl_va_contains(const struct acl_va *va, uintptr_t p)
 {

@@ -15,7 +15,14 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_stream.h"
+#include "acl_htask.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 #define ACL_VALUE_POLL_MAX_US	1000
 
