@@ -23,7 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 #define ACL_BATCH_MAX_SYNC	4096	/* CANN's DEVMM_MEMCPY_BATCH_MAX_COUNT */
 
@@ -405,6 +412,7 @@ static aclError acl_memcpy_batch(struct acl_batch_args *a, aclrtStream stream)
 {
 	struct acl_blist l = { 0 };
 	struct acl_device *run = NULL;
+	struct acl_work w;
 	aclError ret;
 	bool empty;
 
@@ -427,10 +435,13 @@ static aclError acl_memcpy_batch(struct acl_batch_args *a, aclrtStream stream)
 		l.unit = acl_sync_ring_min();
 	}
 	ret = acl_batch_plan(a, &run, &l);
+	w = acl_work_descs(l.d, l.n);
+	w.unit = l.unit;
+	w.pageable = a->async && l.pageable;
 	if (!ret && a->async)
-		ret = acl_descs_stream(a->s, l.d, l.n, l.unit, l.pageable);
+		ret = acl_submit_async(a->s, &w);
 	else if (!ret)
-		ret = acl_descs_sync(run, l.d, l.n, l.unit);
+		ret = acl_submit_sync(run, &w);
 	free(l.d);
 	return ret;
 }

@@ -26,7 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_stream.h"
+#include "acl_htask.h"
+#include "acl_submit.h"
 
 #define ACL_MAX_SUBSCRIBERS	1024	/* CANN's limit per process */
 
@@ -489,17 +494,20 @@ void acl_hostq_stop(struct acl_stream *s)
 	s->hostq = NULL;
 }
 
-/* ---- launching --------------------------------------------------------- */
+/* ---- submitting -------------------------------------------------------- */
 
-aclError acl_htask_launch(struct acl_stream *s, const struct acl_htask *t)
+aclError acl_htask_submit(struct acl_stream *s, const struct acl_htask *t)
 {
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_HOST_BARRIER };
 	struct acl_ref ref = {
 		.kind = ACL_REF_HOST_TASK,
 		.task = (struct acl_htask *)t,
 	};
+	struct acl_work w = {
+		.d = &d, .n = 1, .refs = &ref, .nrefs = 1,
+	};
 	uint64_t first, last;
-	int err = acl_stream_put(s, &d, 1, &ref, 1, &first, &last);
+	int err = acl_stream_submit(s, &w, &first, &last);
 
 	return err ? acl_err_sys(err, "queueing a host task") : ACL_SUCCESS;
 }
@@ -531,7 +539,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn,
 	t.block = blockType == ACL_CALLBACK_BLOCK;
 	t.fn = fn;
 	t.arg = userData;
-	return acl_htask_launch(s, &t);
+	return acl_htask_submit(s, &t);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream,
@@ -549,5 +557,5 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream,
 		return ret;
 	t.fn = fn;
 	t.arg = args;
-	return acl_htask_launch(s, &t);
+	return acl_htask_submit(s, &t);
 }

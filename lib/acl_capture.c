@@ -2,18 +2,18 @@
 /*
  * libacl: graph capture (aclmdlRI).
  *
- * While a stream captures, acl_stream_put() appends what would have been
+ * While a stream captures, acl_stream_submit() appends what would have been
  * submitted (descriptors, and the bookkeeping of host tasks and event
  * records) to the stream's graph instead of ringing the doorbell. A graph
  * is therefore a ready-made descriptor array. aclmdlRICaptureEnd() hands
  * it to the driver (DRM_IOCTL_NPU_DMA_GRAPH_CREATE), which validates it once;
- * aclmdlRIExecuteAsync() then puts a single GRAPH descriptor on the
+ * aclmdlRIExecuteAsync() then submits a single GRAPH descriptor to the
  * target stream, queues copies of the graph's host tasks for the stream's
  * runner and points its events at the new records (a GRAPH descriptor
  * takes one sequence number per task, so the bookkeeping is unchanged).
  *
  * Without driver support, or when the driver refuses the list, a replay
- * pushes the descriptors themselves, validated at every doorbell. Either
+ * submits the descriptors themselves, validated at every doorbell. Either
  * way a replay naming memory freed since the capture fails that task with
  * -EFAULT, reported by the stream's synchronize, and never writes it.
  * See Documentation/libacl.rst.
@@ -22,7 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_kmd.h"
+#include "acl_stream.h"
+#include "acl_htask.h"
+#include "acl_capture.h"
+#include "acl_submit.h"
 
 #define ACL_GRAPH_MAGIC		0x61636c67U	/* "aclg" */
 
@@ -444,6 +451,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI,
 	uint64_t first, last;
 	struct acl_graph *g;
 	struct acl_stream *s;
+	struct acl_work w;
 	aclError ret;
 	int err;
 
@@ -465,16 +473,20 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI,
 			       "thread", modelRI, s->id);
 	if (!g->n)
 		return ACL_SUCCESS;
+	w = (struct acl_work){
+		.d = g->d, .n = g->n, .refs = g->refs, .nrefs = g->nrefs,
+	};
 	/* Into another capture the descriptors go themselves: no nesting. */
 	if (acl_graph_loaded(g) && !acl_stream_capturing(s)) {
 		struct npu_dma_desc d = {
 			.opcode = NPU_DMA_OP_GRAPH, .len = g->n, .value = g->kid,
 		};
 
-		err = acl_stream_put(s, &d, 1, g->refs, g->nrefs, &first, &last);
+		w.d = &d;
+		w.n = 1;
+		err = acl_stream_submit(s, &w, &first, &last);
 	} else {
-		err = acl_stream_put(s, g->d, g->n, g->refs, g->nrefs, &first,
-				     &last);
+		err = acl_stream_submit(s, &w, &first, &last);
 	}
 	return err ? acl_err_sys(err, "replaying a graph") : ACL_SUCCESS;
 }

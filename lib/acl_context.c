@@ -9,7 +9,10 @@
  */
 #include <stdlib.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_device.h"
+#include "acl_stream.h"
 
 struct acl_context *acl_current_ctx(void)
 {

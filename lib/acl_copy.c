@@ -2,24 +2,30 @@
 /*
  * libacl: 1-D copies and memset.
  *
- * A copy is planned first (pointer classes, CANN's kind rules, the NPU
- * that runs it, the descriptor template), then run:
- *  - synchronous calls on one of the device's library rings, waiting for
- *    their own descriptors only (never for a stream);
- *  - asynchronous calls on the stream's ring; with pageable host memory
- *    (not registered with the NPU) the call also waits for its own
- *    descriptors, so the caller's buffer is done with on return and the
- *    stream order is kept.
- * Copies longer than the driver's max_copy_len are split.
+ * A copy is planned here (pointer classes, CANN's kind rules, the NPU
+ * that runs it, the descriptor template) and submitted through
+ * acl_submit.c: synchronous calls by acl_submit_sync(), on one of the
+ * device's library rings, waiting for their own descriptors only (never
+ * for a stream); asynchronous calls by acl_submit_async(), on the
+ * stream, which with pageable host memory (not registered with the NPU)
+ * also waits for its own descriptors, so the caller's buffer is done
+ * with on return and the stream order is kept. Copies longer than the
+ * driver's max_copy_len are cut there. The common asynchronous copy
+ * (pinned host memory, the stream's own NPU) is planned by
+ * acl_plan_fast(), without the general planner.
  */
 #include <errno.h>
 #include <string.h>
 
 #include <unistd.h>
 
-#include "acl_internal.h"
-
-#define ACL_DESC_BATCH	64	/* descriptors built per doorbell */
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 static aclError acl_copy_edge_checks(const void *dst, const void *src,
 				     aclrtMemcpyKind kind)
@@ -188,108 +194,11 @@ uint64_t acl_dev_max_len(const struct acl_device *dev, bool pageable)
 	return max;
 }
 
-/*
- * Push the whole transfer in batches: to stream @s (acl_stream_put_descs:
- * it may capture them), or, when @s is NULL, to library ring @r. Return:
- * 0 or -errno; *@last stays 0 if nothing was submitted (captured).
- */
-static int acl_xfer_submit(const struct acl_xfer *x, struct acl_ring *r,
-			   struct acl_stream *s, uint64_t *first,
-			   uint64_t *last)
-{
-	uint64_t max = acl_dev_max_len(x->dev, x->pageable);
-	struct npu_dma_desc d[ACL_DESC_BATCH], t = x->tmpl;
-	uint64_t done = 0, f, l;
-	int err = 0;
-
-	*first = *last = 0;
-	if (!s)
-		pthread_mutex_lock(&r->lock);
-	while (!err && done < x->len) {
-		const struct npu_dma_desc *p = d;
-		uint64_t span = 0;
-		size_t n, i;
-
-		if (x->len - done <= max) {
-			/* Most copies take one descriptor: no batch to build. */
-			t.len = x->len - done;
-			p = &t;
-			n = 1;
-		} else {
-			n = acl_build_descs(d, ACL_DESC_BATCH, &t,
-					    x->len - done, max);
-		}
-		for (i = 0; i < n; i++)
-			span += p[i].len;
-		err = s ? acl_stream_put_descs(s, p, n, &f, &l) :
-			  acl_ring_submit_locked(r, p, n, &f, &l);
-		if (!err && l) {
-			if (!*first)
-				*first = f;
-			*last = l;
-		}
-		done += span;
-		t.dst += span;
-		if (t.opcode == NPU_DMA_OP_COPY)
-			t.src += span;
-	}
-	if (!s)
-		pthread_mutex_unlock(&r->lock);
-	return err;
-}
-
-/* Run a planned transfer synchronously, on a library ring. */
-aclError acl_xfer_run_sync(const struct acl_xfer *x)
-{
-	uint64_t first, last;
-	struct acl_ring *r;
-	aclError ret;
-	int slot, err;
-
-	r = acl_sync_ring_acquire(x->dev, &slot, &ret);
-	if (!r)
-		return ret;
-	err = acl_xfer_submit(x, r, NULL, &first, &last);
-	if (!err)
-		err = acl_ring_wait(r, last, -1);
-	if (!err)
-		err = acl_ring_error_in(r, first, last);
-	acl_sync_ring_release(x->dev, slot);
-	if (err)
-		return acl_err(acl_errno_to_acl(err),
-			       "transfer of %llu bytes on device %d failed: %s",
-			       (unsigned long long)x->len, x->dev->id,
-			       strerror(-err));
-	return ACL_SUCCESS;
-}
-
-/* Run a planned transfer on a stream (waiting if it is pageable). */
-aclError acl_xfer_run_async(const struct acl_xfer *x, struct acl_stream *s)
-{
-	uint64_t first, last;
-	aclError ret;
-	int err;
-
-	if (x->pageable) {
-		ret = acl_capture_reject_pageable(s);
-		if (ret)
-			return ret;
-	}
-	err = acl_xfer_submit(x, s->ring, s, &first, &last);
-	if (err)
-		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT");
-	if (!x->pageable || !last)
-		return ACL_SUCCESS;
-	err = acl_ring_wait(s->ring, last, -1);
-	if (err)
-		return acl_err_sys(err, "waiting for a pageable copy");
-	return acl_stream_check_range(s, first, last);
-}
-
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax,
 					 const void *src, size_t count,
 					 aclrtMemcpyKind kind)
 {
+	struct acl_work w;
 	struct acl_xfer x;
 	aclError ret;
 
@@ -305,11 +214,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax,
 			       destMax);
 	if (dst == src)
 		return ACL_SUCCESS;
-	if (acl_capture_forbids_sync())
-		return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
-			       "synchronous copy while a capture forbids it");
-	if (!acl_current_ctx())
-		return ACL_ERROR_RT_CONTEXT_NULL;
+	ret = acl_sync_allowed("copy");
+	if (ret)
+		return ret;
 	ret = acl_plan_copy(&x, dst, src, count, kind, NULL);
 	if (ret)
 		return ret;
@@ -317,7 +224,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax,
 		memmove(dst, src, count);
 		return ACL_SUCCESS;
 	}
-	return acl_xfer_run_sync(&x);
+	w = acl_work_xfer(&x);
+	return acl_submit_sync(x.dev, &w);
 }
 
 /* Does @p lie in @dev's reserved device range (as acl_va_find() sees it)? */
@@ -353,39 +261,13 @@ bool acl_plan_fast(struct npu_dma_desc *d, void *dst, const void *src,
 	return true;
 }
 
-/*
- * The common asynchronous copy planned and pushed in one go, without the
- * general planner's layers (its call overhead was a third of the call).
- * Return: false when acl_plan_fast() declines or the stream is capturing;
- * the general path then plans it (and reports any error).
- */
-static bool acl_copy_fast(void *dst, const void *src, size_t count,
-			  aclrtMemcpyKind kind, struct acl_stream *s,
-			  aclError *ret)
-{
-	struct npu_dma_desc d;
-	uint64_t seq;
-	int err;
-
-	if (!acl_plan_fast(&d, dst, src, count, kind, s->ctx->dev))
-		return false;
-	pthread_mutex_lock(&s->ring->lock);
-	if (s->graph) {
-		pthread_mutex_unlock(&s->ring->lock);
-		return false;		/* captured: the general path records it */
-	}
-	err = acl_ring_push_one(s->ring, &d, &seq);
-	pthread_mutex_unlock(&s->ring->lock);
-	*ret = err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") :
-		     ACL_SUCCESS;
-	return true;
-}
-
 static aclError acl_memcpy_async(void *dst, size_t destMax, const void *src,
 				 size_t count, aclrtMemcpyKind kind,
 				 aclrtStream stream, bool need_pinned)
 {
+	struct npu_dma_desc d;
 	struct acl_stream *s;
+	struct acl_work w;
 	struct acl_xfer x;
 	aclError ret;
 
@@ -403,8 +285,10 @@ static aclError acl_memcpy_async(void *dst, size_t destMax, const void *src,
 	s = acl_stream_for_task(stream, &ret);
 	if (!s)
 		return ret;
-	if (acl_copy_fast(dst, src, count, kind, s, &ret))
-		return ret;
+	if (acl_plan_fast(&d, dst, src, count, kind, s->ctx->dev)) {
+		w = acl_work_descs(&d, 1);
+		return acl_submit_async(s, &w);
+	}
 	ret = acl_plan_copy(&x, dst, src, count, kind, s->ctx->dev);
 	if (ret)
 		return ret;
@@ -416,7 +300,8 @@ static aclError acl_memcpy_async(void *dst, size_t destMax, const void *src,
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "host memory is not pinned (dst=%p src=%p)", dst,
 			       src);
-	return acl_xfer_run_async(&x, s);
+	w = acl_work_xfer(&x);
+	return acl_submit_async(s, &w);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax,
@@ -487,6 +372,7 @@ static aclError acl_memset_checks(const void *devPtr, size_t maxCount,
 ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount,
 					 int32_t value, size_t count)
 {
+	struct acl_work w;
 	struct acl_xfer x;
 	aclError ret;
 
@@ -496,11 +382,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount,
 	ret = acl_memset_checks(devPtr, maxCount, count);
 	if (ret)
 		return ret;
-	if (acl_capture_forbids_sync())
-		return acl_err(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
-			       "synchronous memset while a capture forbids it");
-	if (!acl_current_ctx())
-		return ACL_ERROR_RT_CONTEXT_NULL;
+	ret = acl_sync_allowed("memset");
+	if (ret)
+		return ret;
 	ret = acl_plan_fill(&x, devPtr, value, count, NULL);
 	if (ret)
 		return ret;
@@ -508,7 +392,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount,
 		memset(devPtr, (uint8_t)value, count);	/* acl host memory */
 		return ACL_SUCCESS;
 	}
-	return acl_xfer_run_sync(&x);
+	w = acl_work_xfer(&x);
+	return acl_submit_sync(x.dev, &w);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount,
@@ -516,6 +401,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount,
 					      aclrtStream stream)
 {
 	struct acl_stream *s;
+	struct acl_work w;
 	struct acl_xfer x;
 	aclError ret;
 
@@ -531,5 +417,6 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount,
 	ret = acl_plan_fill(&x, devPtr, value, count, s->ctx->dev);
 	if (ret)
 		return ret;
-	return acl_xfer_run_async(&x, s);
+	w = acl_work_xfer(&x);
+	return acl_submit_async(s, &w);
 }

@@ -12,7 +12,12 @@
  */
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_stream.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 #define ACL_2D_MAX_HEIGHT	5242880UL	/* CANN's limits */
 #define ACL_2D_MAX_WIDTH	5000000UL
@@ -175,6 +180,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch,
 	struct acl_2d c;
 	aclrtMemcpyKind k;
 	aclError ret;
+	struct acl_work w;
 	size_t n;
 	bool skip;
 
@@ -202,7 +208,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch,
 	n = acl_2d_descs(&c, d);
 	if (!n)
 		return ACL_ERROR_RT_PARAM_INVALID;
-	return acl_descs_sync(c.x.dev, d, n, 0);
+	w = acl_work_descs(d, n);
+	return acl_submit_sync(c.x.dev, &w);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch,
@@ -215,6 +222,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch,
 	struct acl_stream *s;
 	struct acl_2d c;
 	aclError ret;
+	struct acl_work w;
 	size_t n;
 	bool skip;
 
@@ -237,5 +245,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch,
 	n = acl_2d_descs(&c, d);
 	if (!n)
 		return ACL_ERROR_RT_PARAM_INVALID;
-	return acl_descs_stream(s, d, n, 0, c.x.pageable);
+	w = acl_work_descs(d, n);
+	w.pageable = c.x.pageable;
+	return acl_submit_async(s, &w);
 }

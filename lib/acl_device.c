@@ -10,7 +10,12 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_kmd.h"
+#include "acl_device.h"
+#include "acl_mem.h"
 
 static uint64_t acl_gen_counter;
 

@@ -6,10 +6,13 @@
  * in one table, so every entry point reports a failure the same way.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_device.h"
 
 __thread struct acl_tls acl_tls ACL_TLS_FAST;
 

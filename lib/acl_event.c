@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libacl: events. An event owns one slot of its device's event table
- * (mapped read-only from the driver). Recording pushes an EVENT_RECORD
+ * (mapped read-only from the driver). Recording submits an EVENT_RECORD
  * naming the slot; the event remembers the ring and sequence number of
  * that record, so "complete" is that ring's completed_seq reaching it,
  * a cross-stream wait is a WAIT descriptor on (queue id, seq), and the
@@ -12,7 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_submit.h"
 
 /* CANN's flag set of a plain aclrtCreateEvent event: sync + timeline. */
 #define ACL_EVENT_PLAIN_FLAGS	(ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE | \
@@ -185,6 +190,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 {
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_EVENT_RECORD };
 	struct acl_ref ref = { .kind = ACL_REF_EVENT };
+	struct acl_work w = acl_work_descs(&d, 1);
 	struct acl_stream *s;
 	struct acl_event *e;
 	uint64_t first, last;
@@ -208,7 +214,9 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 	d.dst = e->slot;
 	ref.ev = e;
 	/* The stream tells the event its (ring, seq), or that it captured. */
-	err = acl_stream_put(s, &d, 1, &ref, 1, &first, &last);
+	w.refs = &ref;
+	w.nrefs = 1;
+	err = acl_stream_submit(s, &w, &first, &last);
 	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") : ACL_SUCCESS;
 }
 
@@ -403,6 +411,7 @@ ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event,
 static aclError acl_wait_event(aclrtStream stream, aclrtEvent event)
 {
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_WAIT };
+	struct acl_work w = acl_work_descs(&d, 1);
 	struct acl_stream *s;
 	struct acl_event *e;
 	struct acl_ring *r;
@@ -425,7 +434,7 @@ static aclError acl_wait_event(aclrtStream stream, aclrtEvent event)
 	if (acl_ring_completed(r) < seq) {
 		d.wait_queue = r->id;
 		d.value = seq;
-		err = acl_stream_put_descs(s, &d, 1, &first, &last);
+		err = acl_stream_submit(s, &w, &first, &last);
 	}
 	acl_ring_put(r);
 	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") : ACL_SUCCESS;

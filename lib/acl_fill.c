@@ -15,7 +15,12 @@
  */
 #include <stdint.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_stream.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 /*
  * The checks of the acl edge, all 100000, after N == 0 (*@skip: nothing
@@ -73,6 +78,7 @@ static aclError acl_plan_d32(struct acl_xfer *x, void *ptr, uint32_t value,
 ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize,
 					    uint32_t value, size_t N)
 {
+	struct acl_work w;
 	struct acl_xfer x;
 	enum acl_loc loc;
 	aclError ret;
@@ -89,7 +95,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize,
 		return ACL_SUCCESS;
 	}
 	ret = acl_plan_d32(&x, ptr, value, N, NULL);
-	return ret ? ret : acl_xfer_run_sync(&x);
+	if (ret)
+		return ret;
+	w = acl_work_xfer(&x);
+	return acl_submit_sync(x.dev, &w);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize,
@@ -97,6 +106,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize,
 						 aclrtStream stream)
 {
 	struct acl_stream *s;
+	struct acl_work w;
 	struct acl_xfer x;
 	enum acl_loc loc;
 	aclError ret;
@@ -114,5 +124,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize,
 		return ACL_SUCCESS;
 	}
 	ret = acl_plan_d32(&x, ptr, value, N, s->ctx->dev);
-	return ret ? ret : acl_xfer_run_async(&x, s);
+	if (ret)
+		return ret;
+	w = acl_work_xfer(&x);
+	return acl_submit_async(s, &w);
 }

@@ -12,25 +12,16 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_kmd.h"
+#include "acl_device.h"
+#include "acl_mem.h"
 
 pthread_mutex_t acl_host_lock = PTHREAD_MUTEX_INITIALIZER;
 struct acl_host_table acl_hosts;
 
-/*
- * The region a thread found last, so that a run of copies naming the same
- * buffer classifies it without the host lock: good while acl_hosts.gen is
- * still @gen. @pin_dev (at its @pin_gen) is an NPU it was seen pinned on.
- */
-struct acl_host_hit {
-	uint64_t gen;
-	uintptr_t addr;
-	uint64_t size;
-	const struct acl_device *pin_dev;
-	uint64_t pin_gen;
-};
-
-static __thread struct acl_host_hit acl_host_hit ACL_TLS_FAST;
+__thread struct acl_host_hit acl_host_hit ACL_TLS_FAST;
 
 /* Index of the first region ending after @p (binary search). */
 static size_t acl_host_lower(const struct acl_host_table *t, uintptr_t p)
@@ -157,17 +148,6 @@ static void acl_region_unpin(struct acl_host_region *r)
 }
 
 /* The thread's last hit, if it holds [a, a + len) and is still current. */
-static const struct acl_host_hit *acl_host_hit_get(uintptr_t a, uint64_t len)
-{
-	const struct acl_host_hit *h = &acl_host_hit;
-
-	if (h->gen != __atomic_load_n(&acl_hosts.gen, __ATOMIC_ACQUIRE) ||
-	    a < h->addr || a - h->addr >= h->size ||
-	    len > h->addr + h->size - a)
-		return NULL;
-	return h;
-}
-
 /* Remember @r, pinned on @dev if not NULL (host lock held). */
 static void acl_host_hit_set(const struct acl_host_region *r,
 			     const struct acl_device *dev)
@@ -197,14 +177,6 @@ bool acl_host_is_acl(const void *p, uint64_t len)
 	}
 	pthread_mutex_unlock(&acl_host_lock);
 	return in;
-}
-
-bool acl_host_hit_pinned(const struct acl_device *dev, const void *p,
-			 uint64_t len)
-{
-	const struct acl_host_hit *h = acl_host_hit_get((uintptr_t)p, len);
-
-	return h && h->pin_dev == dev && h->pin_gen == dev->gen;
 }
 
 bool acl_host_pinned_on(struct acl_device *dev, const void *p, uint64_t len)

@@ -19,7 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_kmd.h"
+#include "acl_device.h"
+#include "acl_mem.h"
 
 struct acl_global acl_g = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,

@@ -7,7 +7,9 @@
  */
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
 
 #define K(kind) (1U << (kind))
 

@@ -14,7 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_kmd.h"
+#include "acl_device.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
 
 #define ACL_MEM_EXTRA_BITS	(ACL_MEM_TYPE_LOW_BAND_WIDTH | \
 				 ACL_MEM_TYPE_HIGH_BAND_WIDTH | \

@@ -21,7 +21,11 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_htask.h"
 
 #define ACL_NOTIFY_MAGIC	0x61636c6eU	/* "acln" */
 #define ACL_NOTIFY_MAX		8192	/* per device (A2/A3) */
@@ -199,7 +203,7 @@ static aclError acl_notify_task(aclrtNotify notify, aclrtStream stream,
 	if (!s)
 		return ret;
 	t.notify = n;
-	return acl_htask_launch(s, &t);
+	return acl_htask_submit(s, &t);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify,

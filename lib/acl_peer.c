@@ -10,7 +10,11 @@
  * read or write the peer's memory, validated against this process's
  * allocations there.
  */
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_kmd.h"
+#include "acl_device.h"
+#include "acl_mem.h"
 
 /*
  * The driver's peer mask of a device, whether or not this process opened

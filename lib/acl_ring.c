@@ -20,7 +20,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "acl_internal.h"
+#include "acl_ring.h"
+#include "acl_kmd.h"
 
 /* ACL_STREAM_FAST_SYNC waiters spin this long before sleeping (us). */
 #define ACL_SPIN_DEFAULT_US	100
@@ -79,9 +80,8 @@ static void acl_ring_init_sync(struct acl_ring *r)
  * created with ACL_STREAM_FAST_SYNC, ACL_SPIN_DEFAULT_US where there is a
  * CPU to spare (spinning on the only CPU delays the work), else 0. Not
  * by default: where the CPUs are shared (a guest on a busy host), a
- * spinning waiter is preempted instead of the work it waits for, and
- * round trips that took 30 us took milliseconds
- * (Documentation/performance.md, small copies).
+ * spinning waiter is preempted instead of the work it waits for
+ * (Documentation/performance.md, "Spinning by default", has the figures).
  */
 static uint64_t acl_spin_default_ns(bool fast_sync)
 {
@@ -273,8 +273,8 @@ static uint64_t acl_descs_seqs(const struct npu_dma_desc *d, size_t n)
 	return seqs;
 }
 
-int acl_ring_push_one(struct acl_ring *r, const struct npu_dma_desc *d,
-		      uint64_t *seq)
+int acl_ring_submit_one(struct acl_ring *r, const struct npu_dma_desc *d,
+			uint64_t *seq)
 {
 	uint32_t tail = r->ctrl->sq_tail;
 	int ret;
@@ -336,40 +336,6 @@ int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 	*first = start;
 	*last = r->seq;
 	return i == n ? 0 : -EIO;
-}
-
-int acl_ring_submit_units_locked(struct acl_ring *r,
-				 const struct npu_dma_desc *d, size_t n,
-				 size_t unit, uint64_t *first, uint64_t *last)
-{
-	uint64_t f, l;
-	size_t done, k;
-	int err = 0;
-
-	*first = *last = 0;
-	if (!unit)
-		unit = n;
-	for (done = 0; !err && done < n; done += k) {
-		k = n - done < unit ? n - done : unit;
-		f = l = 0;
-		err = acl_ring_submit_locked(r, d + done, k, &f, &l);
-		if (l && !*first)
-			*first = f;
-		if (l)
-			*last = l;
-	}
-	return err;
-}
-
-int acl_ring_submit(struct acl_ring *r, const struct npu_dma_desc *d, size_t n,
-		    uint64_t *first, uint64_t *last)
-{
-	int ret;
-
-	pthread_mutex_lock(&r->lock);
-	ret = acl_ring_submit_locked(r, d, n, first, last);
-	pthread_mutex_unlock(&r->lock);
-	return ret;
 }
 
 uint64_t acl_ring_completed(const struct acl_ring *r)

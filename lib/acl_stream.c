@@ -3,14 +3,20 @@
  * libacl: streams. A stream is one kernel queue (struct acl_ring): work
  * runs in submission order, several threads may submit to it (the ring
  * lock orders them), and synchronizing is waiting for the sequence
- * number of the last descriptor pushed. A failed descriptor is reported
+ * number of the last descriptor submitted. A failed descriptor is reported
  * once, by the next synchronize of its stream.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_htask.h"
+#include "acl_capture.h"
 
 /* Caller holds ctx->dev->lock. */
 struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
@@ -62,97 +68,6 @@ void acl_stream_free(struct acl_stream *s)
 bool acl_stream_capturing(struct acl_stream *s)
 {
 	return __atomic_load_n(&s->graph, __ATOMIC_ACQUIRE) != NULL;
-}
-
-static bool acl_refs_have_tasks(const struct acl_ref *refs, size_t nrefs)
-{
-	size_t i;
-
-	for (i = 0; i < nrefs; i++)
-		if (refs[i].kind == ACL_REF_HOST_TASK)
-			return true;
-	return false;
-}
-
-/* Tell the events among @refs where they were recorded (or captured). */
-static void acl_refs_events(struct acl_stream *s, const struct acl_ref *refs,
-			    size_t nrefs, uint64_t first)
-{
-	struct acl_event *e;
-	size_t i;
-
-	for (i = 0; i < nrefs; i++) {
-		if (refs[i].kind != ACL_REF_EVENT)
-			continue;
-		e = refs[i].ev;
-		pthread_mutex_lock(&e->lock);
-		e->captured = !first;
-		/* Re-recorded on the same ring: the event keeps its reference. */
-		if (first && e->ring != s->ring) {
-			if (e->ring)
-				acl_ring_put(e->ring);
-			acl_ring_get(s->ring);
-			e->ring = s->ring;
-		}
-		if (first)
-			e->seq = first + refs[i].idx;
-		pthread_mutex_unlock(&e->lock);
-	}
-}
-
-int acl_stream_put(struct acl_stream *s, const struct npu_dma_desc *d,
-		   size_t n, const struct acl_ref *refs, size_t nrefs,
-		   uint64_t *first, uint64_t *last)
-{
-	struct acl_ring *r = s->ring;
-	struct acl_htask *tasks;
-	int err = 0;
-
-	*first = *last = 0;
-	if (acl_refs_have_tasks(refs, nrefs))
-		err = acl_hostq_start(s);
-	if (err)
-		return err;
-	pthread_mutex_lock(&r->lock);
-	if (s->graph) {
-		err = acl_capture_append(s->graph, d, n, refs, nrefs);
-	} else if (!nrefs) {
-		/* A plain copy: no host task, no event to tell. */
-		err = acl_ring_submit_locked(r, d, n, first, last);
-	} else {
-		tasks = acl_hostq_prepare(s, refs, nrefs, r->seq + 1, &err);
-		if (!err)
-			err = acl_ring_submit_locked(r, d, n, first, last);
-		if (tasks)
-			acl_hostq_commit(s, tasks, r->seq);
-	}
-	pthread_mutex_unlock(&r->lock);
-	if (!err && nrefs)
-		acl_refs_events(s, refs, nrefs, *first);
-	return err;
-}
-
-int acl_stream_put_descs(struct acl_stream *s, const struct npu_dma_desc *d,
-			 size_t n, uint64_t *first, uint64_t *last)
-{
-	return acl_stream_put(s, d, n, NULL, 0, first, last);
-}
-
-int acl_stream_put_units(struct acl_stream *s, const struct npu_dma_desc *d,
-			 size_t n, size_t unit, uint64_t *first,
-			 uint64_t *last)
-{
-	struct acl_ring *r = s->ring;
-	int err;
-
-	*first = *last = 0;
-	pthread_mutex_lock(&r->lock);
-	if (s->graph)
-		err = acl_capture_append(s->graph, d, n, NULL, 0);
-	else
-		err = acl_ring_submit_units_locked(r, d, n, unit, first, last);
-	pthread_mutex_unlock(&r->lock);
-	return err;
 }
 
 static aclError acl_stream_captured_err(struct acl_stream *s)

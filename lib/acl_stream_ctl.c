@@ -12,7 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_device.h"
+#include "acl_stream.h"
 
 /* CANN's range: RT_STREAM_GREATEST_PRIORITY 0, RT_STREAM_LEAST_PRIORITY 7. */
 #define ACL_PRIO_GREATEST	0

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_stream.h"
 
 struct acl_state_hook {
 	char *name;

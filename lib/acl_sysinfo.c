@@ -25,7 +25,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_kmd.h"
+#include "acl_device.h"
 
 /* Shortest buffer aclrtDeviceGetPCIBusId() takes: "0000:00:00.0" and NUL. */
 #define ACL_PCI_BUS_ID_MIN_LEN	13

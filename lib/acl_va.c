@@ -10,32 +10,17 @@
 #include <errno.h>
 #include <sys/mman.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_mem.h"
 
 bool acl_va_contains(const struct acl_va *va, uintptr_t p)
 {
 	return va->base && p >= va->base && p - va->base < va->size;
 }
 
-uint64_t acl_va_to_dev(const struct acl_va *va, uintptr_t p)
-{
-	return va->mem_base + (uint64_t)(p - va->base);
-}
-
 void *acl_dev_to_va(const struct acl_va *va, uint64_t dev_addr)
 {
 	return (void *)(va->base + (uintptr_t)(dev_addr - va->mem_base));
-}
-
-static struct acl_va acl_dev_va(const struct acl_device *dev)
-{
-	struct acl_va va = {
-		.base = __atomic_load_n(&dev->va_base, __ATOMIC_ACQUIRE),
-		.size = dev->va_size,
-		.mem_base = dev->info.mem_base,
-	};
-
-	return va;
 }
 
 int acl_va_reserve(struct acl_device *dev)
@@ -73,11 +58,4 @@ struct acl_device *acl_va_find(const void *p)
 			return &acl_g.dev[i];
 	}
 	return NULL;
-}
-
-uint64_t acl_dev_addr(const struct acl_device *dev, const void *p)
-{
-	struct acl_va va = acl_dev_va(dev);
-
-	return acl_va_to_dev(&va, (uintptr_t)p);
 }

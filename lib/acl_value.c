@@ -15,7 +15,14 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_ring.h"
+#include "acl_stream.h"
+#include "acl_htask.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
 #define ACL_VALUE_POLL_MAX_US	1000
 
@@ -39,7 +46,7 @@ static int acl_value_io(struct acl_ring **io, struct acl_device *dev,
 			uint64_t addr, uint64_t *host, bool to_dev)
 {
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_COPY, .len = 8 };
-	uint64_t first, last;
+	struct acl_work w = acl_work_descs(&d, 1);
 	int fd, err;
 
 	if (!*io) {
@@ -59,12 +66,7 @@ static int acl_value_io(struct acl_ring **io, struct acl_device *dev,
 		d.src = addr;
 		d.dst = (uintptr_t)host;
 	}
-	err = acl_ring_submit(*io, &d, 1, &first, &last);
-	if (!err)
-		err = acl_ring_wait(*io, last, -1);
-	if (!err)
-		err = acl_ring_error_in(*io, first, last);
-	return err;
+	return acl_ring_submit_wait(*io, &w);
 }
 
 int acl_value_run(const struct acl_htask *t, struct acl_ring **io)
@@ -109,7 +111,7 @@ static aclError acl_value_task(void *devAddr, uint64_t value, uint32_t flag,
 	t.addr = acl_dev_addr(dev, devAddr);
 	t.value = value;
 	t.flag = flag;
-	return acl_htask_launch(s, &t);
+	return acl_htask_submit(s, &t);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value,

@@ -19,7 +19,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_kmd.h"
 
 #ifndef NPU_DMA_VERSION
 #error "NPU_DMA_VERSION (the release, ../VERSION) must be defined by the build"

@@ -1,33 +1,41 @@
 // SPDX-License-Identifier: MIT
 /*
- * libacl: descriptor and offset copies inside one NPU (ACL_API.md 4.11).
+ * libacl: indirect copies inside one NPU, CANN's descriptor and offset
+ * copies (ACL_API.md 4.11).
  *
- * A copy descriptor is 32 bytes of device memory the caller allocates;
- * aclrtSetMemcpyDesc() writes (magic, src, dst, count) there, device
- * addresses, with a small synchronous copy. aclrtMemcpyAsyncWithDesc()
- * and aclrtMemcpyAsyncWithOffset() queue one COPY_INDIRECT descriptor
- * naming the words that hold the copy's addresses (and, for a
- * descriptor, its length): the driver reads them when the copy runs,
- * after the stream's earlier work, as CANN's device does. So whatever
- * rewrote them before that (aclrtSetMemcpyDesc, a copy queued earlier,
- * another stream ordered by an event) decides what is copied, and a
- * captured graph reads them again at every replay. What they hold is
- * checked then too: a copy outside the context's memory of this NPU
- * fails on the stream (ACL_ERROR_RT_PARAM_INVALID when it is
- * synchronized).
+ * CANN's copy descriptor is 32 bytes of device memory the caller
+ * allocates; here it is called a copy record, so that "desc" is only
+ * ever the ABI's struct npu_dma_desc. aclrtSetMemcpyDesc() writes
+ * (magic, src, dst, count) there, device addresses, with a small
+ * synchronous copy. aclrtMemcpyAsyncWithDesc() and
+ * aclrtMemcpyAsyncWithOffset() queue one COPY_INDIRECT descriptor
+ * naming the words that hold the copy's addresses (and, for a record,
+ * its length): the driver reads them when the copy runs, after the
+ * stream's earlier work, as CANN's device does. So whatever rewrote
+ * them before that (aclrtSetMemcpyDesc, a copy queued earlier, another
+ * stream ordered by an event) decides what is copied, and a captured
+ * graph reads them again at every replay. What they hold is checked
+ * then too: a copy outside the context's memory of this NPU fails on
+ * the stream (ACL_ERROR_RT_PARAM_INVALID when it is synchronized).
  */
 #include <stddef.h>
 
-#include "acl_internal.h"
+#include "acl_objects.h"
+#include "acl_error.h"
+#include "acl_device.h"
+#include "acl_stream.h"
+#include "acl_mem.h"
+#include "acl_copy.h"
+#include "acl_submit.h"
 
-#define ACL_DESC_SIZE		32
-#define ACL_DESC_ALIGN		64
-#define ACL_DESC_MAGIC		0x61636c64U	/* "acld" */
-#define ACL_DESC_MAX_COUNT	(4ULL << 30)
+#define ACL_REC_SIZE		32
+#define ACL_REC_ALIGN		64
+#define ACL_REC_MAGIC		0x61636c64U	/* "acld" */
+#define ACL_REC_MAX_COUNT	(4ULL << 30)
 #define ACL_OFFSET_MAX		0xFFFFFFFFFFFFULL
 
-/* What the descriptor's device memory holds: the driver reads the words. */
-struct acl_desc_wire {
+/* What a copy record's device memory holds: the driver reads the words. */
+struct acl_copy_rec {
 	uint32_t magic;
 	uint32_t pad;
 	uint64_t src;			/* device addresses */
@@ -35,14 +43,14 @@ struct acl_desc_wire {
 	uint64_t count;
 };
 
-_Static_assert(sizeof(struct acl_desc_wire) == ACL_DESC_SIZE,
+_Static_assert(sizeof(struct acl_copy_rec) == ACL_REC_SIZE,
 	       "a descriptor is 32 bytes, as CANN's on A2/A3");
-_Static_assert(offsetof(struct acl_desc_wire, count) ==
-	       offsetof(struct acl_desc_wire, src) + 16,
+_Static_assert(offsetof(struct acl_copy_rec, count) ==
+	       offsetof(struct acl_copy_rec, src) + 16,
 	       "src, dst, count are consecutive words");
 
 /* Kinds: > INTER_D2D is 100000, anything but INNER_D2D 207000. */
-static aclError acl_desc_kind(aclrtMemcpyKind kind)
+static aclError acl_indirect_kind(aclrtMemcpyKind kind)
 {
 	if ((unsigned int)kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "kind=%d is invalid",
@@ -56,7 +64,7 @@ static aclError acl_desc_kind(aclrtMemcpyKind kind)
 }
 
 /* @p is device memory of an open NPU (of *@dev when set): 107000. */
-static aclError acl_desc_devptr(const char *name, const void *p,
+static aclError acl_indirect_devptr(const char *name, const void *p,
 				struct acl_device **dev)
 {
 	struct acl_device *d = acl_va_find(p);
@@ -76,13 +84,17 @@ static aclError acl_desc_devptr(const char *name, const void *p,
 }
 
 /* Synchronous copy of @len bytes between host @h and device @d. */
-static aclError acl_desc_xfer(void *dst, const void *src, size_t len,
+static aclError acl_indirect_set(void *dst, const void *src, size_t len,
 			      aclrtMemcpyKind kind)
 {
+	struct acl_work w;
 	struct acl_xfer x;
 	aclError ret = acl_plan_copy(&x, dst, src, len, kind, NULL);
 
-	return ret ? ret : acl_xfer_run_sync(&x);
+	if (ret)
+		return ret;
+	w = acl_work_xfer(&x);
+	return acl_submit_sync(x.dev, &w);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind,
@@ -93,9 +105,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind,
 	ACL_ENTER();
 	if (!descSize)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "descSize is NULL");
-	ret = acl_desc_kind(kind);
+	ret = acl_indirect_kind(kind);
 	if (!ret)
-		*descSize = ACL_DESC_SIZE;
+		*descSize = ACL_REC_SIZE;
 	return ret;
 }
 
@@ -105,7 +117,7 @@ ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc,
 						size_t count, void *config)
 {
 	struct acl_device *dev = NULL;
-	struct acl_desc_wire w = { .magic = ACL_DESC_MAGIC, .count = count };
+	struct acl_copy_rec w = { .magic = ACL_REC_MAGIC, .count = count };
 	aclError ret;
 
 	ACL_ENTER();
@@ -114,31 +126,32 @@ ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc,
 			       "desc=%p srcAddr=%p dstAddr=%p count=%zu "
 			       "config=%p: pointers non-NULL, count > 0, config "
 			       "NULL", desc, srcAddr, dstAddr, count, config);
-	ret = acl_desc_kind(kind);
+	ret = acl_indirect_kind(kind);
 	if (ret)
 		return ret;
-	if (count > ACL_DESC_MAX_COUNT)
+	if (count > ACL_REC_MAX_COUNT)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "count=%zu exceeds 4 GiB", count);
-	if ((uintptr_t)desc % ACL_DESC_ALIGN)
+	if ((uintptr_t)desc % ACL_REC_ALIGN)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "desc=%p is not %d-byte aligned", desc,
-			       ACL_DESC_ALIGN);
-	ret = acl_desc_devptr("desc", desc, &dev);
+			       ACL_REC_ALIGN);
+	ret = acl_indirect_devptr("desc", desc, &dev);
 	if (!ret)
-		ret = acl_desc_devptr("srcAddr", srcAddr, &dev);
+		ret = acl_indirect_devptr("srcAddr", srcAddr, &dev);
 	if (!ret)
-		ret = acl_desc_devptr("dstAddr", dstAddr, &dev);
+		ret = acl_indirect_devptr("dstAddr", dstAddr, &dev);
 	if (ret)
 		return ret;
 	w.src = acl_dev_addr(dev, srcAddr);
 	w.dst = acl_dev_addr(dev, dstAddr);
-	return acl_desc_xfer(desc, &w, sizeof(w), ACL_MEMCPY_HOST_TO_DEVICE);
+	return acl_indirect_set(desc, &w, sizeof(w), ACL_MEMCPY_HOST_TO_DEVICE);
 }
 
 /* Queue COPY_INDIRECT @d on @s (or add it to its capture). */
-static aclError acl_desc_queue(struct acl_stream *s, struct npu_dma_desc *d)
+static aclError acl_indirect_submit(struct acl_stream *s, struct npu_dma_desc *d)
 {
+	struct acl_work w = acl_work_descs(d, 1);
 	uint64_t first, last;
 	int err;
 
@@ -147,7 +160,7 @@ static aclError acl_desc_queue(struct acl_stream *s, struct npu_dma_desc *d)
 			       "device %d's driver cannot read a copy's "
 			       "addresses from device memory", s->ctx->dev->id);
 	d->opcode = NPU_DMA_OP_COPY_INDIRECT;
-	err = acl_stream_put_descs(s, d, 1, &first, &last);
+	err = acl_stream_submit(s, &w, &first, &last);
 	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") :
 		     ACL_SUCCESS;
 }
@@ -167,25 +180,25 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc,
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "desc=%p stream=%p: neither may be NULL (no "
 			       "default stream here)", desc, stream);
-	ret = acl_desc_kind(kind);
+	ret = acl_indirect_kind(kind);
 	if (ret)
 		return ret;
 	s = acl_stream_for_task(stream, &ret);
 	if (!s)
 		return ret;
 	dev = s->ctx->dev;
-	ret = acl_desc_devptr("desc", desc, &dev);
+	ret = acl_indirect_devptr("desc", desc, &dev);
 	if (ret)
 		return ret;
-	if ((uintptr_t)desc % ACL_DESC_ALIGN)
+	if ((uintptr_t)desc % ACL_REC_ALIGN)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "desc=%p is not %d-byte aligned", desc,
-			       ACL_DESC_ALIGN);
+			       ACL_REC_ALIGN);
 	addr = acl_dev_addr(dev, desc);
-	d.src = addr + offsetof(struct acl_desc_wire, src);
-	d.dst = addr + offsetof(struct acl_desc_wire, dst);
-	d.value = addr + offsetof(struct acl_desc_wire, count);
-	return acl_desc_queue(s, &d);
+	d.src = addr + offsetof(struct acl_copy_rec, src);
+	d.dst = addr + offsetof(struct acl_copy_rec, dst);
+	d.value = addr + offsetof(struct acl_copy_rec, count);
+	return acl_indirect_submit(s, &d);
 }
 
 static aclError acl_offset_checks(size_t destMax, size_t dstDataOffset,
@@ -205,7 +218,7 @@ static aclError acl_offset_checks(size_t destMax, size_t dstDataOffset,
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "count=%zu at dstDataOffset=%zu does not fit "
 			       "destMax=%zu", count, dstDataOffset, destMax);
-	if (count > ACL_DESC_MAX_COUNT)
+	if (count > ACL_REC_MAX_COUNT)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "count=%zu exceeds 4 GiB", count);
 	return ACL_SUCCESS;
@@ -224,7 +237,7 @@ static aclError acl_offset_slot(struct acl_device *dev, const char *name,
 	struct acl_device *sdev = dev;
 	aclError ret;
 
-	ret = acl_desc_devptr(name, slot, &sdev);
+	ret = acl_indirect_devptr(name, slot, &sdev);
 	if (ret)
 		return ret;
 	if ((uintptr_t)slot % sizeof(void *))
@@ -268,5 +281,5 @@ aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
 	if (ret)
 		return ret;
 	d.len = count;
-	return acl_desc_queue(s, &d);
+	return acl_indirect_submit(s, &d);
 }

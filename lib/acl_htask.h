@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libacl internals: host tasks in stream order: callbacks and host
+ * functions (acl_callback.c), value write/wait (acl_value.c), notifies
+ * (acl_notify.c).
+ */
+#ifndef ACL_HTASK_H
+#define ACL_HTASK_H
+
+#include "acl_stream.h"
+
+/* ---- acl_callback.c: host tasks in stream order ----------------------- */
+
+enum acl_htask_kind {
+	ACL_HT_CALLBACK = 1,		/* aclrtLaunchCallback */
+	ACL_HT_HOST_FUNC,		/* aclrtLaunchHostFunc */
+	ACL_HT_VALUE_WRITE,		/* aclrtValueWrite */
+	ACL_HT_VALUE_WAIT,		/* aclrtValueWait */
+	ACL_HT_NOTIFY_RECORD,		/* aclrtRecordNotify */
+	ACL_HT_NOTIFY_WAIT,		/* aclrtWaitAndResetNotify */
+};
+
+/* One HOST_BARRIER's host part. */
+struct acl_htask {
+	enum acl_htask_kind kind;
+	bool block;			/* CALLBACK: ACL_CALLBACK_BLOCK */
+	void (*fn)(void *arg);
+	void *arg;
+	struct acl_device *dev;		/* VALUE_*: NPU of @addr */
+	uint64_t addr;			/* VALUE_*: device address */
+	uint64_t value;			/* VALUE_* */
+	uint32_t flag;			/* VALUE_WAIT: ACL_STREAM_WAIT_VALUE_* */
+	struct acl_notify *notify;	/* NOTIFY_*: a reference per queued copy */
+	/* Set when queued: */
+	uint64_t seq;			/* its HOST_BARRIER */
+	struct acl_sub *sub;		/* CALLBACK: the thread to run it */
+	bool done;			/* CALLBACK: ran (under sub->lock) */
+	struct acl_htask *next;
+};
+
+/* Start @s's runner thread unless it runs: 0 or -errno. */
+int acl_hostq_start(struct acl_stream *s);
+/*
+ * Copies of the host tasks among @refs, the first descriptor having
+ * sequence number @base; NULL with *@err -ENOMEM, or NULL if none.
+ */
+struct acl_htask *acl_hostq_prepare(struct acl_stream *s,
+				    const struct acl_ref *refs, size_t nrefs,
+				    uint64_t base, int *err);
+/*
+ * Hand prepared tasks to the runner, those up to @upto (submitted); free
+ * the others. Caller holds s->ring->lock, so tasks arrive in order.
+ */
+void acl_hostq_commit(struct acl_stream *s, struct acl_htask *list,
+		      uint64_t upto);
+/* Stop and free @s's runner (after its ring was shut down). */
+void acl_hostq_stop(struct acl_stream *s);
+/* Detach @s from its report thread (stream destruction). */
+void acl_sub_detach(struct acl_stream *s);
+/* Queue one host task on @s: HOST_BARRIER plus @t. aclError. */
+aclError acl_htask_submit(struct acl_stream *s, const struct acl_htask *t);
+
+/* ---- acl_value.c ----------------------------------------------------- */
+
+/* CANN's ACL_STREAM_WAIT_VALUE_* test of @cur against @value. */
+bool acl_value_met(uint64_t cur, uint64_t value, uint32_t flag);
+/*
+ * Run a VALUE_WRITE / VALUE_WAIT task in a runner, whose private copy
+ * ring *@io is created on first use: 0 or -errno.
+ */
+int acl_value_run(const struct acl_htask *t, struct acl_ring **io);
+
+/* ---- acl_notify.c ---------------------------------------------------- */
+
+void acl_notify_get(struct acl_notify *n);
+/* Drop a reference (NULL: nothing); the last one frees the notify. */
+void acl_notify_put(struct acl_notify *n);
+/* Run a NOTIFY_RECORD / NOTIFY_WAIT task in a runner. */
+void acl_notify_run(const struct acl_htask *t);
+
+#endif /* ACL_HTASK_H */

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libacl internals: memory: device pointers (acl_va.c), pinned host
+ * regions (acl_host.c), peer access (acl_peer.c), device allocations
+ * (acl_mem.c).
+ */
+#ifndef ACL_MEM_H
+#define ACL_MEM_H
+
+#include <pthread.h>
+#include <sys/types.h>
+
+#include "acl_objects.h"
+
+/* ---- acl_va.c: device pointers --------------------------------------- */
+
+/*
+ * A device pointer is va_base + (dev_addr - mem_base): the reservation is
+ * PROT_NONE, so host dereferences fault and host pointers never collide.
+ */
+struct acl_va {
+	uintptr_t base;
+	uint64_t size;
+	uint64_t mem_base;
+};
+
+bool acl_va_contains(const struct acl_va *va, uintptr_t p);
+
+/*
+ * The helpers of the fast path of a copy are inline here, so that the
+ * shared library needs no link-time optimisation to inline them across
+ * files (lib/Makefile).
+ */
+static inline uint64_t acl_va_to_dev(const struct acl_va *va, uintptr_t p)
+{
+	return va->mem_base + (uint64_t)(p - va->base);
+}
+
+/* @dev's reservation, read once (va_base is published last). */
+static inline struct acl_va acl_dev_va(const struct acl_device *dev)
+{
+	struct acl_va va = {
+		.base = __atomic_load_n(&dev->va_base, __ATOMIC_ACQUIRE),
+		.size = dev->va_size,
+		.mem_base = dev->info.mem_base,
+	};
+
+	return va;
+}
+
+/* The device address of device pointer @p of @dev. */
+static inline uint64_t acl_dev_addr(const struct acl_device *dev,
+				    const void *p)
+{
+	struct acl_va va = acl_dev_va(dev);
+
+	return acl_va_to_dev(&va, (uintptr_t)p);
+}
+
+void *acl_dev_to_va(const struct acl_va *va, uint64_t dev_addr);
+int acl_va_reserve(struct acl_device *dev);
+void acl_va_release(struct acl_device *dev);
+/* Device whose reservation holds @p, or NULL. */
+struct acl_device *acl_va_find(const void *p);
+
+/* ---- acl_host.c: pinned host regions ---------------------------------- */
+
+enum acl_host_kind {
+	ACL_HOST_MALLOC = 1,		/* aclrtMallocHost: we own the mapping */
+	ACL_HOST_REGISTERED = 2,	/* aclrtHostRegister(V2) */
+};
+
+struct acl_host_region {
+	uintptr_t addr;
+	uint64_t size;
+	enum acl_host_kind kind;
+	uint32_t flags;			/* ACL_HOST_REG_* (registered ones) */
+	uint64_t dev_mask;		/* physical NPUs it is registered on */
+	uint64_t dev_gen[ACL_MAX_DEVICES];	/* per NPU: device gen when registered */
+};
+
+/* A sorted array of non-overlapping regions; the caller locks. */
+struct acl_host_table {
+	struct acl_host_region *r;
+	size_t n, cap;
+	uint64_t gen;			/* bumped by every change; read unlocked */
+};
+
+ssize_t acl_host_find(const struct acl_host_table *t, uintptr_t p);
+/* Count a change of @t (caller locks): lookups cached before are stale. */
+void acl_host_changed(struct acl_host_table *t);
+/* Index of a region overlapping [p, p + size), or -1. */
+ssize_t acl_host_overlap(const struct acl_host_table *t, uintptr_t p,
+			 uint64_t size);
+int acl_host_insert(struct acl_host_table *t, const struct acl_host_region *r);
+void acl_host_remove(struct acl_host_table *t, size_t i);
+void acl_host_table_free(struct acl_host_table *t);
+
+extern pthread_mutex_t acl_host_lock;
+extern struct acl_host_table acl_hosts;
+
+/*
+ * The host region this thread found last (and, if @pin_dev is set, saw
+ * pinned on that NPU at its @pin_gen), valid while acl_hosts.gen is
+ * still @gen: most copies name the buffer the previous one named.
+ */
+struct acl_host_hit {
+	uint64_t gen;
+	uintptr_t addr;
+	uint64_t size;
+	const struct acl_device *pin_dev;
+	uint64_t pin_gen;
+};
+
+extern __thread struct acl_host_hit acl_host_hit ACL_TLS_FAST;
+
+/* This thread's last region if it holds [a, a + len) and is current. */
+static inline const struct acl_host_hit *acl_host_hit_get(uintptr_t a,
+							  uint64_t len)
+{
+	const struct acl_host_hit *h = &acl_host_hit;
+
+	if (h->gen != __atomic_load_n(&acl_hosts.gen, __ATOMIC_ACQUIRE) ||
+	    a < h->addr || a - h->addr >= h->size ||
+	    len > h->addr + h->size - a)
+		return NULL;
+	return h;
+}
+
+/*
+ * Make sure [p, p + len) may be named as registered host memory on @dev.
+ * Return: true if it lies in one acl region (registered on @dev now),
+ * false if it is ordinary (pageable) memory.
+ */
+bool acl_host_pinned_on(struct acl_device *dev, const void *p, uint64_t len);
+/*
+ * Lock-free half of acl_host_pinned_on(): true if this thread's last
+ * lookup found [p, p + len) in one acl region pinned on @dev, still
+ * current. False decides nothing: ask acl_host_pinned_on().
+ */
+static inline bool acl_host_hit_pinned(const struct acl_device *dev,
+				       const void *p, uint64_t len)
+{
+	const struct acl_host_hit *h = acl_host_hit_get((uintptr_t)p, len);
+
+	return h && h->pin_dev == dev && h->pin_gen == dev->gen;
+}
+/* Does [p, p + len) lie in one acl host region (aclrtMallocHost, registered)? */
+bool acl_host_is_acl(const void *p, uint64_t len);
+/* Drop the registrations a closing device had. */
+void acl_host_forget_device(struct acl_device *dev);
+void acl_host_release_all(void);
+
+/* ---- acl_peer.c ------------------------------------------------------ */
+
+/* May @run's engine move @dev's memory (@name=@p, for messages)? */
+aclError acl_peer_check(struct acl_device *run, struct acl_device *dev,
+			const char *name, const void *p);
+/* Drop a reset device's peer grants, both ways; caller holds acl_g.lock. */
+void acl_peer_forget(struct acl_device *dev);
+
+
+/* ---- acl_mem.c ------------------------------------------------------- */
+
+/* What MEM_ALLOC gets for an aclrtMalloc* request. */
+struct acl_alloc_req {
+	uint64_t bytes;
+	uint64_t align;
+	uint32_t policy;		/* NPU_DMA_MEM_* */
+	uint32_t flags;			/* NPU_DMA_MEM_F_* */
+};
+
+/*
+ * CANN's size rule (round to 32 bytes, plus 32 bytes of padding when @pad)
+ * and policy mapping; @cfg allows the OR-ed bandwidth/read-only bits of
+ * aclrtMallocWithCfg. Return: 0 or ACL_ERROR_INVALID_PARAM (recorded).
+ */
+aclError acl_malloc_params(size_t size, uint32_t policy, bool pad, bool cfg,
+			   struct acl_alloc_req *req);
+
+/* The allocation table (caller locks): 0 or -ENOMEM / -EEXIST. */
+int acl_mem_insert(struct acl_mem_table *t, uint64_t addr, uint32_t handle);
+/* Remove the allocation starting at @addr: its handle, or 0 if none. */
+uint32_t acl_mem_remove(struct acl_mem_table *t, uint64_t addr);
+void acl_mem_table_free(struct acl_mem_table *t);
+/* A closing device's file took its allocations along: forget them. */
+void acl_mem_forget(struct acl_device *dev);
+
+#endif /* ACL_MEM_H */

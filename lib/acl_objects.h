@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libacl internals: the objects behind the opaque CANN handles (devices,
+ * contexts, streams, events), the process-wide state and the per-thread
+ * state. Nothing here is ABI.
+ */
+#ifndef ACL_OBJECTS_H
+#define ACL_OBJECTS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <drm/npu_dma_accel.h>
+
+#include "acl/acl.h"
+
+#define ACL_MAX_DEVICES		64	/* npu_dma_info.peers is a u64 mask */
+#define ACL_RING_ENTRIES	1024	/* descriptors per stream ring */
+#define ACL_SYNC_RINGS		4	/* library queues for synchronous copies */
+#define ACL_SYNC_RING_ENTRIES	256	/* descriptors per library ring */
+#define ACL_MSG_LEN		1024	/* aclGetRecentErrMsg() buffer */
+#define ACL_PAGE_SIZE		4096UL
+
+/* Handle magics: cleared on destroy, so a stale handle is usually caught. */
+#define ACL_CTX_MAGIC		0x61636c63U	/* "aclc" */
+#define ACL_STREAM_MAGIC	0x61636c73U	/* "acls" */
+#define ACL_EVENT_MAGIC		0x61636c65U	/* "acle" */
+
+struct acl_device;
+struct acl_context;
+struct acl_graph;
+struct acl_hostq;
+struct acl_notify;
+struct acl_sub;
+
+struct acl_ring;
+
+struct acl_stream {
+	uint32_t pad[4];		/* keeps magic clear of malloc's free list */
+	uint32_t magic;
+	uint32_t flags;			/* ACL_STREAM_* at creation */
+	uint32_t priority;
+	int32_t id;
+	struct acl_context *ctx;
+	struct acl_ring *ring;
+	uint32_t errors_seen;		/* ring error_count already reported */
+	struct acl_stream *next;	/* in ctx->streams, under dev->lock */
+	struct acl_graph *graph;	/* capture in progress, under ring->lock */
+	struct acl_hostq *hostq;	/* host-task runner (acl_callback.c) */
+	struct acl_sub *sub;		/* report thread, under acl_sub_lock */
+	/* Set by aclrtSetStreamFailureMode()/Attribute (acl_stream_ctl.c). */
+	uint64_t fail_mode;		/* ACL_*_ON_FAILURE set on this stream */
+	uint32_t overflow;		/* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK */
+	uint32_t tag;			/* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
+	uint32_t cache_op;		/* ACL_STREAM_ATTR_CACHE_OP_INFO */
+};
+
+struct acl_context {
+	uint32_t pad[4];
+	uint32_t magic;
+	bool is_default;
+	struct acl_device *dev;
+	struct acl_stream *defstream;
+	struct acl_stream *streams;	/* created ones, under dev->lock */
+	struct acl_context *next;	/* in dev->contexts */
+	bool stop_on_failure;		/* atomic; a stream of it is in STOP mode */
+};
+
+struct acl_event {
+	uint32_t pad[4];
+	uint32_t magic;
+	uint32_t flags;			/* ACL_EVENT_* (internal default for plain) */
+	bool ex;			/* created by aclrtCreateEventExWithFlag */
+	struct acl_device *dev;
+	uint64_t dev_gen;		/* the device opening the slot belongs to */
+	uint32_t slot;
+	pthread_mutex_t lock;		/* protects the record state below */
+	struct acl_ring *ring;		/* ring of the last record, or NULL */
+	uint64_t seq;			/* its EVENT_RECORD sequence number */
+	bool captured;			/* last record went into a capture */
+};
+
+/*
+ * Device memory this process allocated on one NPU: device address ->
+ * GEM handle, which aclrtFree() closes. Open addressing, linear probing;
+ * handle 0 (never a GEM handle) marks a free slot.
+ */
+struct acl_mem_entry {
+	uint64_t addr;
+	uint32_t handle;
+};
+
+struct acl_mem_table {
+	struct acl_mem_entry *e;
+	size_t cap;			/* a power of two, or 0 */
+	size_t n;
+};
+
+struct acl_device {
+	int id;				/* logical id (after ASCEND_RT_VISIBLE_DEVICES) */
+	int phys;			/* the driver's index of the NPU (GET_INFO) */
+	int fd;				/* -1 while closed */
+	uint64_t gen;			/* bumped at every open */
+	struct npu_dma_info info;
+	uintptr_t va_base;		/* reserved PROT_NONE range, kept until finalize */
+	uint64_t va_size;
+	const struct npu_dma_event_slot *slots;
+	size_t slots_size;
+	pthread_mutex_t lock;		/* protects the fields below */
+	int refcnt;			/* aclrtSetDevice references */
+	struct acl_context defctx;	/* valid while defctx.magic is set */
+	struct acl_context *contexts;	/* explicit contexts */
+	uint64_t *slot_map;		/* allocated event slots */
+	struct acl_ring *sync[ACL_SYNC_RINGS];
+	pthread_mutex_t sync_lock[ACL_SYNC_RINGS];
+	int nsync;
+	int next_stream_id;
+	uint64_t peer_on;		/* atomic: logical ids this one may reach */
+	pthread_mutex_t mem_lock;	/* protects mem, and orders its ioctls */
+	struct acl_mem_table mem;	/* allocations of the open file */
+};
+
+struct acl_global {
+	pthread_mutex_t lock;		/* protects everything below */
+	int init_refs;			/* aclInit references */
+	bool enumerated;
+	int ndev;
+	struct acl_device dev[ACL_MAX_DEVICES];
+};
+
+extern struct acl_global acl_g;
+
+/* Per-thread state: error reporting and the current context. */
+/*
+ * Thread state read on every call lives in static TLS (initial-exec): a
+ * read is one %fs-relative load, where the default model for a shared
+ * library calls __tls_get_addr() each time. Keep it small: a library
+ * loaded by dlopen() takes its static TLS from a reserve of about 1.5 KiB.
+ * The message buffers, touched only on errors, stay in acl_error.c.
+ */
+#define ACL_TLS_FAST __attribute__((tls_model("initial-exec")))
+
+struct acl_tls {
+	const char *api;		/* entry point being run, for messages */
+	struct acl_context *ctx;	/* current context, or NULL */
+	uint64_t ctx_gen;		/* its device's gen when set */
+	aclError last_err;		/* aclrtGetLastError() */
+};
+
+extern __thread struct acl_tls acl_tls ACL_TLS_FAST;
+
+/* Entry points name themselves for error messages. */
+#define ACL_ENTER() (acl_tls.api = __func__)
+
+#endif /* ACL_OBJECTS_H */

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libacl internals: one kernel queue (acl_ring.c), the raw queue client
+ * under every stream and every library ring.
+ */
+#ifndef ACL_RING_H
+#define ACL_RING_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <drm/npu_dma_accel.h>
+
+struct acl_ring {
+	int refs;			/* atomic; the owner and every event */
+	int fd;				/* device fd (not owned) */
+	int efd;			/* eventfd signalled on completions */
+	uint32_t id;			/* kernel queue id, unique system-wide */
+	uint32_t entries;
+	void *map;
+	size_t map_size;
+	struct npu_dma_queue_ctrl *ctrl;
+	struct npu_dma_desc *ring;
+	pthread_mutex_t lock;		/* protects tail, seq: the submit side */
+	uint64_t seq;			/* last sequence number submitted */
+	pthread_mutex_t wait_lock;	/* protects polling */
+	pthread_cond_t wait_cond;	/* a poller finished a round */
+	bool polling;			/* one waiter reads the eventfd */
+	bool destroyed;			/* QUEUE_DESTROY was issued */
+	bool lazy_doorbell;		/* kernel has NEED_WAKEUP: ring only if set */
+	uint32_t submit_flags;		/* QUEUE_SUBMIT's flags (F_INLINE) */
+	uint64_t spin_ns;		/* waiters poll this long, then sleep */
+};
+
+struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err);
+/* Waiters spin before sleeping (ACL_STREAM_FAST_SYNC streams). */
+void acl_ring_set_fast_sync(struct acl_ring *r);
+void acl_ring_get(struct acl_ring *r);
+void acl_ring_put(struct acl_ring *r);
+/* Destroy the kernel queue (waits for its work); the mapping stays. */
+void acl_ring_shutdown(struct acl_ring *r);
+/*
+ * Push @n descriptors and ring the doorbell. Caller holds r->lock.
+ * Return: 0 or -errno; @first and @last get the sequence numbers used,
+ * also when only some went in (-EIO); untouched when none did.
+ */
+int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
+			   size_t n, uint64_t *first, uint64_t *last);
+/*
+ * acl_ring_submit_locked() for one descriptor, the fast path of an
+ * asynchronous copy, without the burst loop. @seq: its sequence number.
+ */
+int acl_ring_submit_one(struct acl_ring *r, const struct npu_dma_desc *d,
+			uint64_t *seq);
+uint64_t acl_ring_completed(const struct acl_ring *r);
+uint64_t acl_ring_last_seq(struct acl_ring *r);
+/* Wait until @seq completed: 0, -ETIMEDOUT, or -ENODEV (NPU gone). */
+int acl_ring_wait(struct acl_ring *r, uint64_t seq, int32_t timeout_ms);
+/*
+ * Wait until the queue parks at HOST_BARRIER @seq: 0; 1 if it went past
+ * without a release (failed or aborted); -ETIMEDOUT or -ENODEV.
+ */
+int acl_ring_wait_barrier(struct acl_ring *r, uint64_t seq, int32_t timeout_ms);
+/* BARRIER_RELEASE of @seq: 0 or -errno. */
+int acl_ring_barrier_release(struct acl_ring *r, uint64_t seq);
+/* Error (-errno) of a failed descriptor in [first, last], or 0. */
+int acl_ring_error_in(const struct acl_ring *r, uint64_t first, uint64_t last);
+uint32_t acl_ring_error_count(const struct acl_ring *r);
+int acl_ring_last_error(const struct acl_ring *r);
+
+/* CLOCK_MONOTONIC in ns: the clock of the waits' deadlines. */
+static inline uint64_t acl_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+#endif /* ACL_RING_H */
