@@ -5,7 +5,8 @@
  * One DRM device per NPU (npu_dma_dev.c), created by its engine: a
  * render node on kernels without drivers/accel, an accel node where it
  * exists (npu_dma_compat.h). An open file is a context (npu_dma_ctx.c);
- * device memory is GEM objects (npu_dma_mem.c); queue rings and event
+ * device memory is GEM objects (npu_dma_mem.c), shared as dma-bufs, and
+ * foreign dma-bufs are imported (npu_dma_prime.c); queue rings and event
  * tables are GEM objects without handles, mapped through their fake
  * offsets (npu_dma_area.c). The DRM core copies every ioctl's argument
  * in and out, so the handlers work on kernel copies.
@@ -19,6 +20,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_prime.h>
 
 #include "npu_dma_area.h"
 #include "npu_dma_compat.h"
@@ -27,6 +29,7 @@
 #include "npu_dma_job.h"
 #include "npu_dma_mem.h"
 #include "npu_dma_pin.h"
+#include "npu_dma_prime.h"
 #include "npu_dma_queue.h"
 #include "npu_dma_sched.h"
 #include "npu_dma_xfer.h"
@@ -84,6 +87,7 @@ NPU_DMA_IOCTL(queue_submit, true)
 NPU_DMA_IOCTL(barrier_release, true)
 NPU_DMA_IOCTL(graph_create, true)
 NPU_DMA_IOCTL(graph_destroy, true)
+NPU_DMA_IOCTL(mem_info, true)
 
 #define NPU_DMA_IOCTL_DEF(ioctl, func) \
 	DRM_IOCTL_DEF_DRV(NPU_DMA_##ioctl, func, DRM_RENDER_ALLOW)
@@ -99,6 +103,7 @@ static const struct drm_ioctl_desc npu_dma_ioctls[] = {
 	NPU_DMA_IOCTL_DEF(BARRIER_RELEASE, npu_dma_barrier_release),
 	NPU_DMA_IOCTL_DEF(GRAPH_CREATE, npu_dma_graph_create),
 	NPU_DMA_IOCTL_DEF(GRAPH_DESTROY, npu_dma_graph_destroy),
+	NPU_DMA_IOCTL_DEF(MEM_INFO, npu_dma_mem_info),
 };
 
 /*
@@ -167,6 +172,11 @@ const struct drm_driver npu_dma_drm_driver = {
 	.ioctls = npu_dma_ioctls,
 	.num_ioctls = ARRAY_SIZE(npu_dma_ioctls),
 	.fops = &npu_dma_fops,
+	/* 6.1 has no defaults for these (npu_dma_prime.c). */
+	.prime_handle_to_fd = drm_gem_prime_handle_to_fd,
+	.prime_fd_to_handle = drm_gem_prime_fd_to_handle,
+	.gem_prime_import = npu_dma_prime_import,
+	.gem_prime_mmap = drm_gem_prime_mmap,
 	.name = NPU_DMA_DRIVER_NAME,
 	.desc = "NPU DMA engines",
 	.date = "20261201",

@@ -36,7 +36,15 @@
  */
 #define NPU_DMA_DEVMEM_BASE	(1ULL << 40)
 #define NPU_DMA_DEVMEM_STRIDE	(1ULL << 40)
+/*
+ * Foreign dma-bufs an NPU imports get device addresses of their own, in
+ * a window per NPU above every NPU's memory: an address still names its
+ * NPU, and no import can take room from device memory.
+ */
+#define NPU_DMA_IMPORT_BASE	(NPU_DMA_DEVMEM_BASE + \
+				 NPU_DMA_MAX_DEVICES * NPU_DMA_DEVMEM_STRIDE)
 
+struct gen_pool;
 struct npu_dma_area;
 struct npu_dma_engine_ops;
 struct npu_dma_devmem;
@@ -88,6 +96,9 @@ struct npu_dma_stats {
  * @link_group: NPUs of one backend and one group share a switch and are
  *	peers (sim: sim_switch; edu: all one group)
  * @mem: device memory: allocator and backing pages
+ * @import_pool: device addresses for imported dma-bufs, in the NPU's
+ *	window at @import_base (npu_dma_prime.c)
+ * @import_base: first address of that window (see NPU_DMA_IMPORT_BASE)
  * @channels: one count per DMA channel; every transfer holds one, so
  *	queues share the channels in FIFO order
  * @chan_lock: Protects @chan_busy
@@ -120,6 +131,8 @@ struct npu_dma_device {
 	u32 nr_channels;
 	u32 link_group;
 	struct npu_dma_devmem *mem;
+	struct gen_pool *import_pool;
+	u64 import_base;
 	struct semaphore channels;
 	spinlock_t chan_lock;		/* @chan_busy */
 	unsigned long chan_busy;
@@ -151,6 +164,10 @@ static inline struct npu_dma_device *to_npu_dma_device(struct drm_device *drm)
  *	per range it touches; the range is released by the last put
  * @gone: taken out of its tree (freed or unregistered by user space, or
  *	the file closed); a graph replay then fails the tasks naming it
+ * @target: an alias (another file's handle on a shared allocation,
+ *	npu_dma_prime.c): the allocation's own range, whose pages it
+ *	stands for; NULL for every other range
+ * @imported: a foreign dma-buf imported by this NPU (npu_dma_prime.c)
  */
 struct npu_dma_range {
 	struct rb_node node;
@@ -158,6 +175,8 @@ struct npu_dma_range {
 	u64 size;
 	struct kref ref;
 	bool gone;
+	bool imported;
+	struct npu_dma_range *target;
 };
 
 /**
@@ -234,6 +253,14 @@ struct npu_dma_ctx {
 static inline bool npu_dma_own_memory(const struct npu_dma_device *ndev, u64 addr)
 {
 	return addr >= ndev->mem_base && addr - ndev->mem_base < ndev->mem_size;
+}
+
+/* @addr lies in @ndev's memory or in its window of imported buffers. */
+static inline bool npu_dma_own_addr(const struct npu_dma_device *ndev, u64 addr)
+{
+	return npu_dma_own_memory(ndev, addr) ||
+	       (addr >= ndev->import_base &&
+		addr - ndev->import_base < NPU_DMA_DEVMEM_STRIDE);
 }
 
 /* npu_dma_dev.c: NPUs and their peers (engines add them, npu_dma_engine.h) */

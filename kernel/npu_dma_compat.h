@@ -6,6 +6,7 @@
 #ifndef __NPU_DMA_COMPAT_H__
 #define __NPU_DMA_COMPAT_H__
 
+#include <linux/dma-buf.h>
 #include <linux/eventfd.h>
 #include <linux/mm.h>
 
@@ -35,6 +36,22 @@ static inline void npu_dma_vm_flags_set(struct vm_area_struct *vma,
 	vma->vm_flags = (vma->vm_flags | set) & ~clear;
 #endif
 }
+
+/*
+ * 6.2 put the dma-buf calls of importers under the reservation lock; the
+ * _unlocked variants take it, as 6.1's plain calls do themselves.
+ */
+#ifdef NPU_DMA_DMABUF_UNLOCKED
+#define npu_dma_buf_map_attachment	dma_buf_map_attachment_unlocked
+#define npu_dma_buf_unmap_attachment	dma_buf_unmap_attachment_unlocked
+#define npu_dma_buf_vmap		dma_buf_vmap_unlocked
+#define npu_dma_buf_vunmap		dma_buf_vunmap_unlocked
+#else
+#define npu_dma_buf_map_attachment	dma_buf_map_attachment
+#define npu_dma_buf_unmap_attachment	dma_buf_unmap_attachment
+#define npu_dma_buf_vmap		dma_buf_vmap
+#define npu_dma_buf_vunmap		dma_buf_vunmap
+#endif
 
 /*
  * The DRM node: a compute accelerator node (/dev/accel/accelN) where the

@@ -19,6 +19,7 @@
 
 #include "npu_dma_engine.h"
 #include "npu_dma_mem.h"
+#include "npu_dma_prime.h"
 #include "npu_dma_queue.h"
 
 static DEFINE_IDA(npu_dma_ida);
@@ -36,6 +37,8 @@ static void npu_dma_dev_release(struct drm_device *drm, void *data)
 	/* Every pin holds the device, so its mappings are gone by now. */
 	WARN_ON(!xa_empty(&ndev->dma_pages));
 	xa_destroy(&ndev->dma_pages);
+	/* Every import holds the device too. */
+	npu_dma_prime_fini(ndev);
 	ida_free(&npu_dma_ida, ndev->index);
 }
 
@@ -71,6 +74,9 @@ struct npu_dma_device *npu_dma_device_create(struct device *parent,
 	ndev->index = index;
 	xa_init(&ndev->dma_pages);
 	ret = drmm_add_action_or_reset(&ndev->drm, npu_dma_dev_release, ndev);
+	if (ret)
+		return ERR_PTR(ret);
+	ret = npu_dma_prime_init(ndev);
 	if (ret)
 		return ERR_PTR(ret);
 

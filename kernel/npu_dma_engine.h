@@ -21,11 +21,15 @@
  * @page: the page
  * @offset: byte offset in @page
  * @dma: bus address of @page + @offset (engines with dma_mapped only)
+ * @vaddr: engines without dma_mapped: when set, the bytes are here (a
+ *	foreign dma-buf mapped with dma_buf_vmap(), whose pages are not
+ *	ours to touch), and @page is NULL
  */
 struct npu_dma_seg {
 	struct page *page;
 	unsigned int offset;
 	dma_addr_t dma;
+	void *vaddr;
 };
 
 /**

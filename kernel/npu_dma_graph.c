@@ -369,7 +369,8 @@ static void npu_graph_task(struct npu_dma_job *t, const struct npu_dma_job *tmpl
 
 static bool npu_graph_side_gone(const struct npu_dma_side *side)
 {
-	return (side->kind == NPU_DMA_SIDE_DEV || side->kind == NPU_DMA_SIDE_HOST) &&
+	return (side->kind == NPU_DMA_SIDE_DEV || side->kind == NPU_DMA_SIDE_HOST ||
+		side->kind == NPU_DMA_SIDE_IMPORT) &&
 	       READ_ONCE(side->obj->gone);
 }
 

@@ -17,6 +17,7 @@
 #include "npu_dma_job.h"
 #include "npu_dma_mem.h"
 #include "npu_dma_pin.h"
+#include "npu_dma_prime.h"
 #include "npu_dma_queue.h"
 
 /* Batches of this many members take the queue's spare array. */
@@ -122,6 +123,8 @@ static void npu_side_put(struct npu_dma_side *side)
 		npu_dma_region_put(side->obj);
 	else if (side->kind == NPU_DMA_SIDE_DEV)
 		npu_dma_alloc_put(side->obj);
+	else if (side->kind == NPU_DMA_SIDE_IMPORT)
+		npu_dma_import_put(side->obj);
 	side->kind = NPU_DMA_SIDE_NONE;
 	side->obj = NULL;
 	side->shared = false;

@@ -21,12 +21,15 @@ struct npu_batch_runner;
  * @NPU_DMA_SIDE_DEV: device memory (@obj is a struct npu_dma_alloc range)
  * @NPU_DMA_SIDE_HOST: host memory (@obj is a struct npu_dma_region range)
  * @NPU_DMA_SIDE_FILL: the fill pattern page of the job
+ * @NPU_DMA_SIDE_IMPORT: a foreign dma-buf (@obj is a struct npu_dma_import
+ *	range, npu_dma_prime.c)
  */
 enum npu_dma_side_kind {
 	NPU_DMA_SIDE_NONE,
 	NPU_DMA_SIDE_DEV,
 	NPU_DMA_SIDE_HOST,
 	NPU_DMA_SIDE_FILL,
+	NPU_DMA_SIDE_IMPORT,
 };
 
 /**

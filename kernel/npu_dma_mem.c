@@ -50,6 +50,7 @@
 #include "npu_dma_job.h"
 #include "npu_dma_mem.h"
 #include "npu_dma_pin.h"
+#include "npu_dma_prime.h"
 #include "npu_dma_queue.h"
 
 #define NPU_DMA_HUGE_SIZE	SZ_2M
@@ -84,24 +85,11 @@ struct npu_dma_devmem {
 	struct kref ref;
 };
 
-/**
- * struct npu_dma_alloc - one device allocation of a context
- * @base: the GEM object (see the top of this file for the references)
- * @range: device addresses, in ctx->mem_tree
- * @owner: the file that allocated it, whose tree holds @range
- * @ndev: its NPU (the object holds a DRM device reference)
- * @mem: its NPU's memory (referenced)
- * @memcg: lazy @mem: the memory cgroup its pages are charged to
- *	(referenced), NULL without memory cgroups
- */
-struct npu_dma_alloc {
-	struct drm_gem_object base;
-	struct npu_dma_range range;
-	struct drm_file *owner;
-	struct npu_dma_device *ndev;
-	struct npu_dma_devmem *mem;
-	struct mem_cgroup *memcg;
-};
+/* The allocation a device range stands for (itself, or an alias's). */
+static struct npu_dma_alloc *npu_range_alloc(struct npu_dma_range *range)
+{
+	return container_of(range->target ?: range, struct npu_dma_alloc, range);
+}
 
 static void npu_devmem_free_eager(struct npu_dma_devmem *mem)
 {
@@ -270,7 +258,7 @@ static struct npu_dma_devmem *npu_side_peer_mem(const struct npu_dma_job *job,
 
 	if (!npu_dma_side_peer(job, side))
 		return NULL;
-	a = container_of(side->obj, struct npu_dma_alloc, range);
+	a = npu_range_alloc(side->obj);
 	return a->mem->lazy ? NULL : a->mem;
 }
 
@@ -381,7 +369,7 @@ static struct page *npu_devmem_lazy_page(struct npu_dma_alloc *a,
 int npu_dma_devmem_seg(struct npu_dma_range *range, u64 addr,
 		       struct npu_dma_seg *seg)
 {
-	struct npu_dma_alloc *a = container_of(range, struct npu_dma_alloc, range);
+	struct npu_dma_alloc *a = npu_range_alloc(range);
 	struct npu_dma_devmem *mem = a->mem;
 	unsigned long idx = (addr - mem->base) >> PAGE_SHIFT;
 
@@ -424,24 +412,28 @@ static void npu_devmem_release_pages(struct npu_dma_devmem *mem, u64 start,
 		up_read(&mem->gone_lock);
 }
 
-/* The last user of the memory is gone: give it back to the NPU. */
+/* The last range reference: the address users are gone, not the object. */
 static void npu_dma_alloc_release(struct kref *ref)
 {
 	struct npu_dma_alloc *a = container_of(ref, struct npu_dma_alloc, range.ref);
+
+	drm_gem_object_put(&a->base);
+}
+
+/*
+ * The last user of the memory is gone (address users, handles, dma-bufs
+ * and CPU mappings each hold the object): give it back to the NPU.
+ */
+static void npu_alloc_gem_free(struct drm_gem_object *obj)
+{
+	struct npu_dma_alloc *a = to_npu_dma_alloc(obj);
+	struct npu_dma_device *ndev = a->ndev;
 	struct npu_dma_devmem *mem = a->mem;
 
 	npu_devmem_release_pages(mem, a->range.start, a->range.size);
 	gen_pool_free(mem->pool, a->range.start, a->range.size);
 	kref_put(&mem->ref, npu_devmem_release);
 	mem_cgroup_put(a->memcg);
-	drm_gem_object_put(&a->base);
-}
-
-static void npu_alloc_gem_free(struct drm_gem_object *obj)
-{
-	struct npu_dma_alloc *a = container_of(obj, struct npu_dma_alloc, base);
-	struct npu_dma_device *ndev = a->ndev;
-
 	drm_gem_object_release(obj);
 	kfree(a);
 	drm_dev_put(&ndev->drm);
@@ -449,20 +441,18 @@ static void npu_alloc_gem_free(struct drm_gem_object *obj)
 
 /*
  * GEM_CLOSE (or the file's close): the address leaves the file's tree
- * now, unless device removal already emptied it.
+ * now, unless device removal already emptied it. Another file's handle
+ * (a PRIME import) is an alias there (npu_dma_prime.c).
  */
 static void npu_alloc_gem_close(struct drm_gem_object *obj,
 				struct drm_file *file)
 {
-	struct npu_dma_alloc *a = container_of(obj, struct npu_dma_alloc, base);
+	struct npu_dma_alloc *a = to_npu_dma_alloc(obj);
 	struct npu_dma_ctx *ctx = file->driver_priv;
 	bool taken = false;
 
-	/* A handle of another file (GEM_OPEN on the primary node) names none. */
-	if (file != a->owner)
-		return;
 	mutex_lock(&ctx->lock);
-	if (!a->range.gone) {
+	if (file == a->owner && !a->range.gone) {
 		rb_erase(&a->range.node, &ctx->mem_tree);
 		WRITE_ONCE(a->range.gone, true);
 		taken = true;
@@ -470,12 +460,73 @@ static void npu_alloc_gem_close(struct drm_gem_object *obj,
 	mutex_unlock(&ctx->lock);
 	if (taken)
 		npu_dma_alloc_put(&a->range);
+	else
+		npu_dma_alias_remove(ctx, &a->range);
+}
+
+/* A handle in a file: the owner's first, or another's (an alias). */
+static int npu_alloc_gem_open(struct drm_gem_object *obj, struct drm_file *file)
+{
+	struct npu_dma_alloc *a = to_npu_dma_alloc(obj);
+	struct npu_dma_ctx *ctx = file->driver_priv;
+	bool own;
+
+	/*
+	 * The owner's own tree, under its lock: a file that closed long
+	 * ago may have left its address to a new one, but then the range
+	 * is gone (drained at close).
+	 */
+	mutex_lock(&ctx->lock);
+	own = file == a->owner && !a->range.gone;
+	mutex_unlock(&ctx->lock);
+	return own ? 0 : npu_dma_alias_add(ctx, &a->range);
 }
 
 static const struct drm_gem_object_funcs npu_alloc_gem_funcs = {
 	.free = npu_alloc_gem_free,
+	.open = npu_alloc_gem_open,
 	.close = npu_alloc_gem_close,
+	.get_sg_table = npu_dma_alloc_sg_table,
+	.vmap = npu_dma_alloc_vmap,
+	.vunmap = npu_dma_alloc_vunmap,
+	.mmap = npu_dma_alloc_mmap,
+	.vm_ops = &npu_dma_alloc_vm_ops,
 };
+
+/* A device allocation's GEM object (the driver has others, see npu_dma.c). */
+bool npu_dma_is_alloc(const struct drm_gem_object *obj)
+{
+	return obj->funcs == &npu_alloc_gem_funcs;
+}
+
+/**
+ * npu_dma_devmem_lazy() - the allocation's pages are backed on first use
+ * @a: an allocation
+ *
+ * Return: true on a simulated NPU; its pages never go away before @a.
+ */
+bool npu_dma_devmem_lazy(const struct npu_dma_alloc *a)
+{
+	return a->mem->lazy;
+}
+
+/**
+ * npu_dma_devmem_page() - page @idx of an allocation, backed if need be
+ * @a: an allocation, referenced
+ * @idx: page index inside it
+ *
+ * Return: the page, or NULL when a lazy page cannot be allocated or the
+ * NPU of reserved memory has gone away (callers hold no gone_lock: for
+ * sharing reserved memory, see npu_dma_prime.c).
+ */
+struct page *npu_dma_devmem_page(struct npu_dma_alloc *a, unsigned long idx)
+{
+	unsigned long first = (a->range.start - a->mem->base) >> PAGE_SHIFT;
+
+	if (a->mem->lazy)
+		return npu_devmem_lazy_page(a, first + idx);
+	return READ_ONCE(a->mem->gone) ? NULL : a->mem->eager[first + idx];
+}
 
 /**
  * npu_dma_alloc_ndev() - the NPU an allocation belongs to
@@ -485,7 +536,7 @@ static const struct drm_gem_object_funcs npu_alloc_gem_funcs = {
  */
 struct npu_dma_device *npu_dma_alloc_ndev(struct npu_dma_range *range)
 {
-	return container_of(range, struct npu_dma_alloc, range)->ndev;
+	return npu_range_alloc(range)->ndev;
 }
 
 /**
@@ -518,7 +569,8 @@ struct npu_dma_device *npu_dma_side_peer(const struct npu_dma_job *job,
  */
 void npu_dma_alloc_put(struct npu_dma_range *range)
 {
-	kref_put(&range->ref, npu_dma_alloc_release);
+	kref_put(&range->ref, range->target ? npu_dma_alias_release :
+					      npu_dma_alloc_release);
 }
 
 /* Page size and alignment for a request, per CANN's policies. */

@@ -121,13 +121,15 @@ static __always_inline void npu_sim_copy_seg(const struct npu_dma_seg *dst,
 					     const struct npu_dma_seg *src,
 					     unsigned int len, bool words)
 {
-	void *d = kmap_local_page(dst->page) + dst->offset;
-	void *s = kmap_local_page(src->page) + src->offset;
+	void *d = dst->vaddr ?: kmap_local_page(dst->page) + dst->offset;
+	void *s = src->vaddr ?: kmap_local_page(src->page) + src->offset;
 
 	if (!npu_sim_copy_small(d, s, len))
 		npu_sim_move(d, s, len, words);
-	kunmap_local(s);
-	kunmap_local(d);
+	if (!src->vaddr)
+		kunmap_local(s);
+	if (!dst->vaddr)
+		kunmap_local(d);
 }
 
 static int npu_sim_copy(struct npu_dma_device *ndev, const struct npu_dma_seg *dst,

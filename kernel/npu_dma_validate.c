@@ -151,6 +151,9 @@ static int npu_val_resolve_peer(struct npu_dma_ctx *ctx, struct npu_dma_side *si
 			continue;
 		mutex_lock(&pctx->lock);
 		r = npu_dma_range_find(&pctx->mem_tree, addr, extent);
+		/* A peer's import is mapped for the peer's engine only. */
+		if (r && r->imported)
+			r = NULL;
 		if (r)
 			kref_get(&r->ref);
 		mutex_unlock(&pctx->lock);
@@ -213,6 +216,14 @@ static bool npu_val_cache_hit(struct npu_val_cache *c, bool write, bool host,
 	       npu_val_in_range(r, addr, extent);
 }
 
+static enum npu_dma_side_kind npu_val_side_kind(const struct npu_dma_range *r,
+					       bool host)
+{
+	if (host)
+		return NPU_DMA_SIDE_HOST;
+	return r->imported ? NPU_DMA_SIDE_IMPORT : NPU_DMA_SIDE_DEV;
+}
+
 /*
  * Resolve one side to an object of the context, taking a reference (or,
  * with @c, sharing one found for the previous member).
@@ -236,13 +247,13 @@ static int npu_val_resolve(struct npu_dma_ctx *ctx, struct npu_val_cache *c,
 		side->obj = &pin->range;
 		return 0;
 	}
-	if (!host && !npu_dma_own_memory(ctx->ndev, addr)) {
+	if (!host && !npu_dma_own_addr(ctx->ndev, addr)) {
 		npu_val_cache_unlock(c);
 		return npu_val_resolve_peer(ctx, side, addr, extent);
 	}
 
-	side->kind = host ? NPU_DMA_SIDE_HOST : NPU_DMA_SIDE_DEV;
 	if (c && npu_val_cache_hit(c, write, host, addr, extent)) {
+		side->kind = npu_val_side_kind(c->last[write], host);
 		side->obj = c->last[write];
 		side->shared = true;
 		return 0;
@@ -267,6 +278,7 @@ static int npu_val_resolve(struct npu_dma_ctx *ctx, struct npu_val_cache *c,
 		side->kind = NPU_DMA_SIDE_NONE;
 		return -EFAULT;
 	}
+	side->kind = npu_val_side_kind(r, host);
 	side->obj = r;
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include "npu_dma_job.h"
 #include "npu_dma_mem.h"
 #include "npu_dma_pin.h"
+#include "npu_dma_prime.h"
 #include "npu_dma_queue.h"
 #include "npu_dma_trace.h"
 #include "npu_dma_xfer.h"
@@ -63,6 +64,11 @@ static noinline int npu_xfer_seg_lookup(struct npu_dma_job *job,
 		seg->page = job->fill;
 		seg->dma = job->fill_dma + addr;
 		break;
+	case NPU_DMA_SIDE_IMPORT:
+		/* Looked up per piece: the cursor keeps no mapped address. */
+		npu_dma_import_seg(c->side->obj, addr, seg);
+		c->valid = false;
+		return 0;
 	default:
 		ret = -EINVAL;
 	}
@@ -82,6 +88,7 @@ static __always_inline int npu_xfer_seg(struct npu_dma_job *job,
 					struct npu_dma_seg *seg)
 {
 	seg->offset = offset_in_page(addr);
+	seg->vaddr = NULL;
 	if (likely(c->valid && (addr & PAGE_MASK) == c->base)) {
 		seg->page = c->page;
 		seg->dma = c->dma ? c->dma + seg->offset : 0;

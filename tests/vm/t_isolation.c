@@ -522,25 +522,6 @@ START_TEST(test_fd_inherited_through_fork)
 }
 END_TEST
 
-static int recv_fd(int sock)
-{
-	char cbuf[CMSG_SPACE(sizeof(int))];
-	char byte;
-	struct iovec iov = { &byte, 1 };
-	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
-			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
-	struct cmsghdr *cm;
-	int fd;
-
-	if (recvmsg(sock, &m, 0) != 1)
-		return -1;
-	cm = CMSG_FIRSTHDR(&m);
-	if (!cm || cm->cmsg_type != SCM_RIGHTS)
-		return -1;
-	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-	return fd;
-}
-
 /*
  * A receiver that never had the file gets it over a UNIX socket: refused.
  * Then the opener closes its copy; the receiver, now the only holder, is
@@ -569,7 +550,7 @@ START_TEST(test_fd_passed_over_unix_socket)
 		become(UID_B, UID_B, 0);
 		if (read(sv[1], &got, sizeof(got)) != sizeof(got))
 			_exit(2);
-		rfd = recv_fd(sv[1]);
+		rfd = t_recv_fd(sv[1]);
 		if (rfd < 0)
 			_exit(3);
 		bad = foreign_battery(rfd, &got);

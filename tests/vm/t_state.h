@@ -161,6 +161,26 @@ static inline int t_send_fd(int sock, int fd)
 	return sendmsg(sock, &m, 0) == 1 ? 0 : -errno;
 }
 
+/* Receive an fd sent by t_send_fd(): the fd, or -1. */
+static inline int t_recv_fd(int sock)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	char byte;
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1,
+			    .msg_control = cbuf, .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *cm;
+	int fd;
+
+	if (recvmsg(sock, &m, 0) != 1)
+		return -1;
+	cm = CMSG_FIRSTHDR(&m);
+	if (!cm || cm->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
 /* NPU 0 opens and is an edu card (found without Check): 1 or 0. */
 static inline int t_npu0_is_edu(void)
 {

@@ -152,6 +152,31 @@ struct npu_dma_mem_alloc {
 	__u64 reserved[2];
 };
 
+/* struct npu_dma_mem_info.flags */
+#define NPU_DMA_MEM_INFO_F_IMPORTED	(1U << 0)	/* a foreign dma-buf */
+
+/**
+ * struct npu_dma_mem_info - DRM_IOCTL_NPU_DMA_MEM_INFO: where a handle is
+ * @handle: in: a GEM handle of the file: from MEM_ALLOC, or from
+ *	DRM_IOCTL_PRIME_FD_TO_HANDLE of a dma-buf
+ * @flags: out: NPU_DMA_MEM_INFO_F_*
+ * @dev_addr: out: the device address descriptors name it by, in this file
+ * @size: out: its length in bytes (a multiple of the page size)
+ * @reserved: in: zero
+ *
+ * A dma-buf of this NPU's memory imports as the same memory, at the same
+ * device address; a foreign dma-buf (another driver's, or another NPU's)
+ * gets an address in a window of this NPU's own, and the NPU's engine
+ * reaches it as its exporter allows (Documentation/driver.rst).
+ */
+struct npu_dma_mem_info {
+	__u32 handle;
+	__u32 flags;
+	__u64 dev_addr;
+	__u64 size;
+	__u64 reserved[2];
+};
+
 /* struct npu_dma_host_register.flags */
 #define NPU_DMA_HOST_F_READONLY		(1U << 0)	/* device only reads */
 #define NPU_DMA_HOST_FLAGS_MASK		NPU_DMA_HOST_F_READONLY
@@ -499,6 +524,7 @@ struct npu_dma_graph_destroy {
 #define DRM_NPU_DMA_BARRIER_RELEASE	0x07
 #define DRM_NPU_DMA_GRAPH_CREATE	0x08
 #define DRM_NPU_DMA_GRAPH_DESTROY	0x09
+#define DRM_NPU_DMA_MEM_INFO		0x0a
 
 #define DRM_IOCTL_NPU_DMA_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_GET_INFO, struct npu_dma_info)
@@ -520,6 +546,8 @@ struct npu_dma_graph_destroy {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_GRAPH_CREATE, struct npu_dma_graph_create)
 #define DRM_IOCTL_NPU_DMA_GRAPH_DESTROY \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_GRAPH_DESTROY, struct npu_dma_graph_destroy)
+#define DRM_IOCTL_NPU_DMA_MEM_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_MEM_INFO, struct npu_dma_mem_info)
 
 #if defined(__cplusplus)
 }

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * VM test: device memory shared as dma-buf (PRIME), foreign dma-bufs
+ * imported, on every NPU of the guest (edu and sim).
+ *
+ * - Export to vgem, a driver that is not ours: vgem imports the buffer
+ *   (attaching and mapping it for its device) and hands back the same
+ *   dma-buf; the dma-buf's CPU mapping shows what the NPU's DMA wrote
+ *   (sim; an edu card's memory is not mapped for the CPU and says so).
+ * - Import from vgem: a vgem dumb buffer, imported into an NPU, gets an
+ *   address of the NPU's import window; a copy into it shows in vgem's
+ *   own CPU mapping, and a copy out of it reads what vgem's mapping wrote.
+ * - Import of another NPU's buffer: a foreign import too, byte-exact.
+ * - Across processes: a forked child imports the parent's buffer at the
+ *   same device address and copies through it; the exporter closing its
+ *   handle, or dying, leaves the importer working; the memory comes back
+ *   when the last holder is gone.
+ * - MEM_INFO refuses bad handles and reserved fields.
+ * Every test ends with pins, memory, queues and files as they began.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "npu_raw.h"
+#include "t_state.h"
+#include "t_vm.h"
+
+#define MAX_NPUS	8
+#define LEN		(64 * 1024)
+#define EDU_LEN		4096	/* an edu DMA is slow: one page */
+
+static struct npu_dma_info infos[MAX_NPUS];
+static int nr_npus;
+static struct t_state start;
+
+static void setup(void)
+{
+	nr_npus = t_find_npus(infos, MAX_NPUS);
+	ck_assert_int_gt(nr_npus, 0);
+	t_state_get(&start, nr_npus);
+}
+
+static void teardown(void)
+{
+	ck_assert_msg(t_state_back(&start), "pins, memory, queues or files leaked");
+}
+
+static int is_sim(int npu)
+{
+	return infos[npu].backend == NPU_DMA_BACKEND_SIM;
+}
+
+static size_t len_of(int npu)
+{
+	return is_sim(npu) ? LEN : EDU_LEN;
+}
+
+static void pattern(unsigned char *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (unsigned char)(i * 7 + seed + (i >> 8));
+}
+
+static int prime_export(int fd, uint32_t handle)
+{
+	struct drm_prime_handle ph = { .handle = handle,
+				       .flags = DRM_CLOEXEC | DRM_RDWR, .fd = -1 };
+
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph), 0);
+	ck_assert_int_ge(ph.fd, 0);
+	return ph.fd;
+}
+
+static int prime_import(int fd, int buf, uint32_t *handle)
+{
+	struct drm_prime_handle ph = { .fd = buf };
+	int ret = npu_raw_ioctl(fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph);
+
+	*handle = ph.handle;
+	return ret;
+}
+
+static struct npu_dma_mem_info mem_info(int fd, uint32_t handle)
+{
+	struct npu_dma_mem_info mi = { .handle = handle };
+
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi), 0);
+	return mi;
+}
+
+/* One pageable copy between host memory and a device address: 0 or error. */
+static int copy_host(struct npu_raw_queue *q, uint64_t dev, void *host,
+		     size_t len, int to_dev)
+{
+	struct npu_dma_desc d;
+
+	if (to_dev)
+		d = npu_raw_copy(dev, (uintptr_t)host, len,
+				 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
+	else
+		d = npu_raw_copy((uintptr_t)host, dev, len,
+				 NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE);
+	return npu_raw_run(q, &d);
+}
+
+/* The card node of vgem, loaded if need be: an fd, or -1 (skip). */
+static int vgem_open(void)
+{
+	glob_t g;
+	size_t i;
+	int fd = -1;
+
+	if (system("modprobe vgem 2>/dev/null"))
+		return -1;
+	if (glob("/dev/dri/card*", 0, NULL, &g))
+		return -1;
+	for (i = 0; i < g.gl_pathc && fd < 0; i++) {
+		drmVersionPtr v;
+
+		fd = open(g.gl_pathv[i], O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		v = drmGetVersion(fd);
+		if (!v || strcmp(v->name, "vgem")) {
+			close(fd);
+			fd = -1;
+		}
+		drmFreeVersion(v);
+	}
+	globfree(&g);
+	return fd;
+}
+
+/* A vgem dumb buffer of @len bytes, mapped: its handle into *@handle. */
+static unsigned char *vgem_buffer(int vfd, size_t len, uint32_t *handle)
+{
+	struct drm_mode_create_dumb c = { .width = len / 4, .height = 1, .bpp = 32 };
+	struct drm_mode_map_dumb m = { 0 };
+	void *p;
+
+	ck_assert_int_eq(drmIoctl(vfd, DRM_IOCTL_MODE_CREATE_DUMB, &c), 0);
+	ck_assert_uint_ge(c.size, len);
+	m.handle = c.handle;
+	ck_assert_int_eq(drmIoctl(vfd, DRM_IOCTL_MODE_MAP_DUMB, &m), 0);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, vfd, m.offset);
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	*handle = c.handle;
+	return p;
+}
+
+static void gem_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close gc = { .handle = handle };
+
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_GEM_CLOSE, &gc), 0);
+}
+
+START_TEST(test_export_to_vgem)
+{
+	int npu = _i, fd, vfd, buf, back;
+	size_t len = len_of(npu);
+	unsigned char *src = malloc(len), *map;
+	struct npu_raw_queue q;
+	uint64_t dev;
+	uint32_t h, vh;
+	struct stat s1, s2;
+
+	T_SKIP_UNLESS(npu < nr_npus, "no NPU %d", npu);
+	vfd = vgem_open();
+	T_SKIP_UNLESS(vfd >= 0, "no vgem in this kernel");
+	fd = npu_raw_open(npu);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
+	pattern(src, len, 3);
+	ck_assert_int_eq(copy_host(&q, dev, src, len, 1), 0);
+
+	buf = prime_export(fd, h);
+	ck_assert_int_eq(mem_info(fd, h).dev_addr, dev);
+	/* vgem attaches and maps it; its handle exports the same dma-buf. */
+	ck_assert_int_eq(prime_import(vfd, buf, &vh), 0);
+	back = -1;
+	ck_assert_int_eq(drmPrimeHandleToFD(vfd, vh, DRM_CLOEXEC, &back), 0);
+	ck_assert_int_eq(fstat(buf, &s1), 0);
+	ck_assert_int_eq(fstat(back, &s2), 0);
+	ck_assert_uint_eq(s1.st_ino, s2.st_ino);
+
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, buf, 0);
+	if (is_sim(npu)) {
+		ck_assert_ptr_ne(map, MAP_FAILED);
+		ck_assert_int_eq(memcmp(map, src, len), 0);
+		/* A later DMA shows in the mapping too. */
+		pattern(src, len, 11);
+		ck_assert_int_eq(copy_host(&q, dev, src, len, 1), 0);
+		ck_assert_int_eq(memcmp(map, src, len), 0);
+		munmap(map, len);
+	} else {
+		ck_assert_ptr_eq(map, MAP_FAILED);
+		ck_assert_int_eq(errno, EOPNOTSUPP);
+	}
+
+	/* The exporter frees first: vgem still holds the buffer. */
+	gem_close(fd, h);
+	close(buf);
+	close(back);
+	gem_close(vfd, vh);
+	npu_raw_queue_destroy(&q);
+	close(fd);
+	close(vfd);
+	free(src);
+}
+END_TEST
+
+START_TEST(test_import_from_vgem)
+{
+	int npu = _i, fd, vfd, buf;
+	size_t len = len_of(npu);
+	unsigned char *host = malloc(len), *vmap_;
+	struct npu_dma_mem_info mi;
+	struct npu_raw_queue q;
+	uint32_t h, vh;
+
+	T_SKIP_UNLESS(npu < nr_npus, "no NPU %d", npu);
+	vfd = vgem_open();
+	T_SKIP_UNLESS(vfd >= 0, "no vgem in this kernel");
+	fd = npu_raw_open(npu);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	vmap_ = vgem_buffer(vfd, len, &vh);
+	ck_assert_int_eq(drmPrimeHandleToFD(vfd, vh, DRM_CLOEXEC | DRM_RDWR, &buf), 0);
+
+	ck_assert_int_eq(prime_import(fd, buf, &h), 0);
+	mi = mem_info(fd, h);
+	ck_assert_uint_eq(mi.flags, NPU_DMA_MEM_INFO_F_IMPORTED);
+	ck_assert_uint_ge(mi.size, len);
+	ck_assert_uint_ne(mi.dev_addr, 0);
+	/* Outside the NPU's memory: the import window. */
+	ck_assert(mi.dev_addr < infos[npu].mem_base ||
+		  mi.dev_addr >= infos[npu].mem_base + infos[npu].mem_size);
+
+	/* NPU -> vgem, read through vgem's own mapping. */
+	pattern(host, len, 5);
+	ck_assert_int_eq(copy_host(&q, mi.dev_addr, host, len, 1), 0);
+	ck_assert_int_eq(memcmp(vmap_, host, len), 0);
+	/* vgem -> NPU: what vgem's mapping wrote. */
+	pattern(vmap_, len, 9);
+	memset(host, 0, len);
+	ck_assert_int_eq(copy_host(&q, mi.dev_addr, host, len, 0), 0);
+	ck_assert_int_eq(memcmp(vmap_, host, len), 0);
+	/* One byte past its end is no address of the file. */
+	ck_assert_int_eq(copy_host(&q, mi.dev_addr + mi.size - 1, host, 2, 0), -EFAULT);
+
+	/* vgem lets go first: the import still holds the buffer. */
+	munmap(vmap_, len);
+	gem_close(vfd, vh);
+	close(buf);
+	ck_assert_int_eq(copy_host(&q, mi.dev_addr, host, len, 0), 0);
+	gem_close(fd, h);
+	ck_assert_int_eq(copy_host(&q, mi.dev_addr, host, len, 0), -EFAULT);
+	npu_raw_queue_destroy(&q);
+	close(fd);
+	close(vfd);
+	free(host);
+}
+END_TEST
+
+/* NPU @a's buffer imported by NPU @b (another of ours: a foreign import). */
+START_TEST(test_import_from_another_npu)
+{
+	int a, b = -1, fa, fb, buf;
+	unsigned char *src, *dst;
+	struct npu_raw_queue qa, qb;
+	struct npu_dma_mem_info mi;
+	uint64_t dev;
+	uint32_t h, ih;
+	size_t len;
+
+	a = nr_npus - 1;	/* a sim NPU in every guest with more than one */
+	if (is_sim(a))
+		b = _i ? 0 : a - 1;
+	T_SKIP_UNLESS(b >= 0 && b != a && nr_npus > 1, "needs a sim NPU and another");
+	len = len_of(b);
+	src = malloc(len);
+	dst = calloc(1, len);
+	fa = npu_raw_open(a);
+	fb = npu_raw_open(b);
+	ck_assert_int_eq(npu_raw_queue_create(fa, 16, &qa), 0);
+	ck_assert_int_eq(npu_raw_queue_create(fb, 16, &qb), 0);
+	ck_assert_int_eq(npu_raw_alloc(fa, len, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
+	pattern(src, len, 21);
+	ck_assert_int_eq(copy_host(&qa, dev, src, len, 1), 0);
+
+	buf = prime_export(fa, h);
+	ck_assert_int_eq(prime_import(fb, buf, &ih), 0);
+	mi = mem_info(fb, ih);
+	ck_assert_uint_eq(mi.flags, NPU_DMA_MEM_INFO_F_IMPORTED);
+	ck_assert_uint_ne(mi.dev_addr, dev);
+	ck_assert_int_eq(copy_host(&qb, mi.dev_addr, dst, len, 0), 0);
+	ck_assert_int_eq(memcmp(src, dst, len), 0);
+	/* NPU b writes, NPU a reads it back from its own memory. */
+	pattern(src, len, 23);
+	ck_assert_int_eq(copy_host(&qb, mi.dev_addr, src, len, 1), 0);
+	ck_assert_int_eq(copy_host(&qa, dev, dst, len, 0), 0);
+	ck_assert_int_eq(memcmp(src, dst, len), 0);
+	/* The import's address means nothing to the exporting NPU's file. */
+	ck_assert_int_eq(copy_host(&qa, mi.dev_addr, dst, len, 0), -EFAULT);
+
+	gem_close(fa, h);
+	close(buf);
+	ck_assert_int_eq(copy_host(&qb, mi.dev_addr, dst, len, 0), 0);
+	ck_assert_int_eq(memcmp(src, dst, len), 0);
+	gem_close(fb, ih);
+	npu_raw_queue_destroy(&qa);
+	npu_raw_queue_destroy(&qb);
+	close(fa);
+	close(fb);
+	free(src);
+	free(dst);
+}
+END_TEST
+
+/* Child: import @buf on NPU @npu, check it holds seed @seed, write @next. */
+static int child_use(int npu, int buf, uint64_t want_addr, size_t len,
+		     unsigned int seed, unsigned int next)
+{
+	unsigned char *want = malloc(len), *got = calloc(1, len);
+	struct npu_dma_mem_info mi = { 0 };
+	struct npu_raw_queue q;
+	int fd = npu_raw_open(npu);
+	uint32_t h;
+
+	if (fd < 0 || npu_raw_queue_create(fd, 16, &q) || prime_import(fd, buf, &h))
+		return 10;
+	mi.handle = h;
+	if (npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi) ||
+	    mi.dev_addr != want_addr || mi.flags)
+		return 11;
+	pattern(want, len, seed);
+	if (copy_host(&q, mi.dev_addr, got, len, 0) || memcmp(want, got, len))
+		return 12;
+	pattern(want, len, next);
+	if (copy_host(&q, mi.dev_addr, want, len, 1))
+		return 13;
+	return 0;
+}
+
+static int wait_child(pid_t pid)
+{
+	int st;
+
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* The exporter frees its handle before a forked importer copies. */
+START_TEST(test_share_with_child)
+{
+	int npu = _i, fd, buf;
+	size_t len = len_of(npu);
+	unsigned char *host = malloc(len);
+	struct npu_raw_queue q;
+	uint64_t dev;
+	uint32_t h;
+	pid_t pid;
+
+	T_SKIP_UNLESS(npu < nr_npus, "no NPU %d", npu);
+	fd = npu_raw_open(npu);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
+	pattern(host, len, 31);
+	ck_assert_int_eq(copy_host(&q, dev, host, len, 1), 0);
+	buf = prime_export(fd, h);
+
+	/* Same process, same file: the same handle comes back. */
+	{
+		uint32_t again;
+
+		ck_assert_int_eq(prime_import(fd, buf, &again), 0);
+		ck_assert_uint_eq(again, h);
+	}
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_use(npu, buf, dev, len, 31, 33));
+	ck_assert_int_eq(wait_child(pid), 0);
+	memset(host, 0, len);
+	ck_assert_int_eq(copy_host(&q, dev, host, len, 0), 0);
+	{
+		unsigned char *want = malloc(len);
+
+		pattern(want, len, 33);
+		ck_assert_int_eq(memcmp(host, want, len), 0);
+		free(want);
+	}
+
+	/* Freed by its owner: the dma-buf keeps it for the next importer. */
+	gem_close(fd, h);
+	ck_assert_int_eq(copy_host(&q, dev, host, len, 0), -EFAULT);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(child_use(npu, buf, dev, len, 33, 35));
+	ck_assert_int_eq(wait_child(pid), 0);
+	close(buf);
+	npu_raw_queue_destroy(&q);
+	close(fd);
+	free(host);
+}
+END_TEST
+
+/* The exporting process dies; the importer it sent the fd to goes on. */
+START_TEST(test_exporter_dies)
+{
+	int npu = _i, sv[2], buf, fd;
+	size_t len = len_of(npu);
+	struct npu_dma_mem_info mi;
+	unsigned char *host = malloc(len), *want = malloc(len);
+	struct npu_raw_queue q;
+	uint32_t h;
+	pid_t pid;
+
+	T_SKIP_UNLESS(npu < nr_npus, "no NPU %d", npu);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		struct npu_raw_queue cq;
+		uint64_t dev;
+		int cfd = npu_raw_open(npu);
+
+		pattern(want, len, 41);
+		if (cfd < 0 || npu_raw_queue_create(cfd, 16, &cq) ||
+		    npu_raw_alloc(cfd, len, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h) ||
+		    copy_host(&cq, dev, want, len, 1))
+			_exit(20);
+		/* Dies holding everything: its files close at exit. */
+		_exit(t_send_fd(sv[1], prime_export(cfd, h)) ? 21 : 0);
+	}
+	close(sv[1]);
+	buf = t_recv_fd(sv[0]);
+	ck_assert_int_ge(buf, 0);
+	ck_assert_int_eq(wait_child(pid), 0);
+	close(sv[0]);
+
+	fd = npu_raw_open(npu);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	ck_assert_int_eq(prime_import(fd, buf, &h), 0);
+	close(buf);
+	mi = mem_info(fd, h);
+	ck_assert_int_eq(copy_host(&q, mi.dev_addr, host, len, 0), 0);
+	pattern(want, len, 41);
+	ck_assert_int_eq(memcmp(host, want, len), 0);
+	gem_close(fd, h);
+	npu_raw_queue_destroy(&q);
+	close(fd);
+	free(host);
+	free(want);
+}
+END_TEST
+
+START_TEST(test_mem_info_refuses)
+{
+	int fd = npu_raw_open(0);
+	struct npu_dma_mem_info mi = { .handle = 12345 };
+	uint64_t dev;
+	uint32_t h;
+
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi), -ENOENT);
+	ck_assert_int_eq(npu_raw_alloc(fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
+	mi = (struct npu_dma_mem_info){ .handle = h, .reserved[1] = 1 };
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi), -EINVAL);
+	mi = (struct npu_dma_mem_info){ .handle = h, .flags = 1 };
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi), -EINVAL);
+	mi = mem_info(fd, h);
+	ck_assert_uint_eq(mi.dev_addr, dev);
+	ck_assert_uint_eq(mi.size, 4096);
+	ck_assert_uint_eq(mi.flags, 0);
+	/* A garbage fd imports nothing. */
+	ck_assert_int_lt(prime_import(fd, 1000, &h), 0);
+	close(fd);
+}
+END_TEST
+
+static Suite *prime_suite(void)
+{
+	Suite *s = suite_create("prime");
+	TCase *tc = tcase_create("prime");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_loop_test(tc, test_export_to_vgem, 0, 3);
+	tcase_add_loop_test(tc, test_import_from_vgem, 0, 3);
+	tcase_add_loop_test(tc, test_import_from_another_npu, 0, 2);
+	tcase_add_loop_test(tc, test_share_with_child, 0, 3);
+	tcase_add_loop_test(tc, test_exporter_dies, 0, 3);
+	tcase_add_test(tc, test_mem_info_refuses);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return t_run_suite(prime_suite());
+}
