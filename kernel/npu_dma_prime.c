@@ -19,14 +19,19 @@
  *
  * Import of a foreign dma-buf (another driver's, or a peer NPU's): a GEM
  * object of its own with a device address in the NPU's import window.
- * The engine reaches it as its exporter allows, never through its pages:
- * an engine that DMAs (edu) by the bus addresses of the attachment's
- * mapping, the sim engine through dma_buf_vmap(). An exporter without a
- * kernel mapping (udmabuf in 6.1) cannot be imported by a sim NPU.
+ * The engine reaches it as its exporter allows, never through the pages
+ * of the exporter's sg table: an engine that DMAs (edu) by the bus
+ * addresses of the attachment's mapping; the sim engine through the
+ * exporter's kernel mapping (dma_buf_vmap()), or, for exporters without
+ * one (udmabuf in 6.1), as the bus master it stands for: by the bus
+ * addresses of its own attachment, which on its platform device (no
+ * IOMMU, no DMA offset) are physical addresses, mapped with memremap().
  */
 
 #include <linux/dma-buf.h>
 #include <linux/genalloc.h>
+#include <linux/io.h>
+#include <linux/mem_encrypt.h>
 #include <linux/iosys-map.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -54,6 +59,8 @@ MODULE_IMPORT_NS(DMA_BUF);
  * @sgt: engines that DMA: the attachment's mapping for the engine
  * @dma: engines that DMA: the bus address of each page of @sgt
  * @map: other engines: the exporter's kernel mapping (dma_buf_vmap())
+ * @va: other engines, exporters without @map: each page memremap()ed
+ *	from its bus address in @sgt
  */
 struct npu_dma_import {
 	struct drm_gem_object base;
@@ -64,6 +71,7 @@ struct npu_dma_import {
 	struct sg_table *sgt;
 	dma_addr_t *dma;
 	struct iosys_map map;
+	void **va;
 };
 
 static struct npu_dma_import *to_npu_dma_import(struct drm_gem_object *obj)
@@ -280,38 +288,99 @@ static int npu_import_dma_pages(struct npu_dma_import *imp)
 	return i == n ? 0 : -EINVAL;
 }
 
+static int npu_import_map_attachment(struct npu_dma_import *imp)
+{
+	struct sg_table *sgt;
+
+	sgt = npu_dma_buf_map_attachment(imp->attach, DMA_BIDIRECTIONAL);
+	if (IS_ERR(sgt))
+		return PTR_ERR(sgt);
+	imp->sgt = sgt;
+	return npu_import_dma_pages(imp);
+}
+
+/*
+ * A bus master without an IOMMU reaches a bus address as the physical
+ * address it is; a CPU copy stands in for its transfers. Memory that is
+ * not RAM (another device's BAR) is refused: a simulated engine has no
+ * bus to reach it by.
+ */
+static int npu_import_map_bus(struct npu_dma_import *imp)
+{
+	struct device *dev = imp->attach->dev;
+	unsigned long i, n = imp->range.size >> PAGE_SHIFT;
+	int ret;
+
+	if (dev->dma_range_map || device_iommu_mapped(dev))
+		return -EOPNOTSUPP;
+	ret = npu_import_map_attachment(imp);
+	if (ret)
+		return ret;
+	imp->va = kvcalloc(n, sizeof(*imp->va), GFP_KERNEL);
+	if (!imp->va)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		phys_addr_t phys = __sme_clr(imp->dma[i]);
+
+		if (!pfn_valid(PHYS_PFN(phys)))
+			return -EOPNOTSUPP;
+		imp->va[i] = memremap(phys, PAGE_SIZE, MEMREMAP_WB);
+		if (!imp->va[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A dma-buf of the DRM core's helpers, over one of our allocations. */
+static struct npu_dma_alloc *npu_dma_buf_alloc(struct dma_buf *buf)
+{
+	struct drm_gem_object *obj = buf->priv;
+
+	if (buf->ops->release != drm_gem_dmabuf_release || !npu_dma_is_alloc(obj))
+		return NULL;
+	return to_npu_dma_alloc(obj);
+}
+
+/* One of ours without a CPU mapping (see the top of this file). */
+static bool npu_dma_buf_unmappable(struct dma_buf *buf)
+{
+	struct npu_dma_alloc *a = npu_dma_buf_alloc(buf);
+
+	return a && !npu_dma_devmem_lazy(a);
+}
+
 /* What the engine needs to reach the buffer, as its exporter allows. */
 static int npu_import_map(struct npu_dma_import *imp)
 {
 	struct dma_buf *buf = imp->attach->dmabuf;
 	int ret;
 
-	if (imp->ndev->ops->dma_mapped) {
-		imp->sgt = npu_dma_buf_map_attachment(imp->attach,
-						      DMA_BIDIRECTIONAL);
-		if (IS_ERR(imp->sgt)) {
-			ret = PTR_ERR(imp->sgt);
-			imp->sgt = NULL;
-			return ret;
-		}
-		return npu_import_dma_pages(imp);
-	}
+	if (imp->ndev->ops->dma_mapped)
+		return npu_import_map_attachment(imp);
+	/* Asking ours for a mapping it refuses would warn (dma_buf_vmap). */
+	if (npu_dma_buf_unmappable(buf))
+		return npu_import_map_bus(imp);
 	ret = npu_dma_buf_vmap(buf, &imp->map);
-	if (ret) {
-		npu_dbg(imp->ndev, "exporter %s gives no kernel mapping: %d\n",
-			buf->exp_name, ret);
-		return -EOPNOTSUPP;
-	}
-	if (imp->map.is_iomem) {
+	if (!ret && !imp->map.is_iomem)
+		return 0;
+	if (!ret) {
 		npu_dma_buf_vunmap(buf, &imp->map);
 		iosys_map_clear(&imp->map);
-		return -EOPNOTSUPP;
 	}
-	return 0;
+	npu_dbg(imp->ndev, "exporter %s gives no kernel mapping (%d): by bus address\n",
+		buf->exp_name, ret);
+	return npu_import_map_bus(imp);
 }
 
 static void npu_import_unmap(struct npu_dma_import *imp)
 {
+	unsigned long i;
+
+	if (imp->va) {
+		for (i = 0; i < imp->range.size >> PAGE_SHIFT && imp->va[i]; i++)
+			memunmap(imp->va[i]);
+		kvfree(imp->va);
+	}
 	kvfree(imp->dma);
 	if (imp->sgt)
 		npu_dma_buf_unmap_attachment(imp->attach, imp->sgt,
@@ -414,13 +483,14 @@ void npu_dma_import_seg(struct npu_dma_range *range, u64 addr,
 
 	seg->page = NULL;
 	seg->offset = offset_in_page(off);
-	if (imp->dma) {
+	seg->dma = 0;
+	seg->vaddr = NULL;
+	if (imp->va)
+		seg->vaddr = imp->va[off >> PAGE_SHIFT] + seg->offset;
+	else if (imp->dma)
 		seg->dma = imp->dma[off >> PAGE_SHIFT] + seg->offset;
-		seg->vaddr = NULL;
-	} else {
-		seg->dma = 0;
+	else
 		seg->vaddr = imp->map.vaddr + off;
-	}
 }
 
 static struct drm_gem_object *npu_import_create(struct npu_dma_device *ndev,
@@ -485,12 +555,11 @@ err_addr:
 struct drm_gem_object *npu_dma_prime_import(struct drm_device *drm,
 					    struct dma_buf *buf)
 {
-	struct drm_gem_object *obj = buf->priv;
+	struct npu_dma_alloc *a = npu_dma_buf_alloc(buf);
 
-	/* The DRM core's dma-bufs are the ones released by its helper. */
-	if (buf->ops->release == drm_gem_dmabuf_release && obj->dev == drm) {
-		drm_gem_object_get(obj);
-		return obj;
+	if (a && a->base.dev == drm) {
+		drm_gem_object_get(&a->base);
+		return &a->base;
 	}
 	return npu_import_create(to_npu_dma_device(drm), buf);
 }

@@ -216,8 +216,8 @@ static bool npu_val_cache_hit(struct npu_val_cache *c, bool write, bool host,
 	       npu_val_in_range(r, addr, extent);
 }
 
-static enum npu_dma_side_kind npu_val_side_kind(const struct npu_dma_range *r,
-					       bool host)
+static enum npu_dma_side_kind
+npu_val_side_kind(const struct npu_dma_range *r, bool host)
 {
 	if (host)
 		return NPU_DMA_SIDE_HOST;

@@ -87,6 +87,9 @@ CONFIG_OPTS=(
 	# The DRM core, built in: npu_dma is a DRM driver. No DRM driver of
 	# x86_64_defconfig (i915, and the AGP it would pull in) is built.
 	DRM=y DRM_I915=n
+	# Other drivers' dma-bufs for t_prime: vgem (a module in Debian's
+	# kernel) and udmabuf (memfd pages; not in Debian's kernel at all).
+	DRM_VGEM=y UDMABUF=y
 	# The sanitizers.
 	KASAN=y KASAN_GENERIC=y KASAN_INLINE=y KASAN_VMALLOC=y
 	PROVE_LOCKING=y DEBUG_LOCKDEP=n LOCKDEP=y DEBUG_SPINLOCK=y DEBUG_MUTEXES=y
@@ -130,7 +133,7 @@ configure() {
 	for o in KASAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_KMEMLEAK \
 		DEBUG_OBJECTS DMA_API_DEBUG PCI_MSI VIRTIO_PCI NET_9P_VIRTIO \
 		9P_FS DEVTMPFS DEBUG_FS EVENT_TRACING DYNAMIC_DEBUG MODULE_UNLOAD \
-		DRM MEMCG USERFAULTFD; do
+		DRM MEMCG USERFAULTFD DRM_VGEM UDMABUF; do
 		grep -q "^CONFIG_$o=y" "$OBJ/.config" ||
 			{ log "CONFIG_$o did not stay enabled"; exit 1; }
 	done
