@@ -26,6 +26,7 @@
 #include "npu_dma_compat.h"
 #include "npu_dma_engine.h"
 #include "npu_dma_graph.h"
+#include "npu_dma_ipc.h"
 #include "npu_dma_job.h"
 #include "npu_dma_mem.h"
 #include "npu_dma_pin.h"
@@ -88,6 +89,10 @@ NPU_DMA_IOCTL(barrier_release, true)
 NPU_DMA_IOCTL(graph_create, true)
 NPU_DMA_IOCTL(graph_destroy, true)
 NPU_DMA_IOCTL(mem_info, true)
+NPU_DMA_IOCTL(ipc_export, true)
+NPU_DMA_IOCTL(ipc_set_pids, true)
+NPU_DMA_IOCTL(ipc_import, true)
+NPU_DMA_IOCTL(ipc_close, true)
 
 #define NPU_DMA_IOCTL_DEF(ioctl, func) \
 	DRM_IOCTL_DEF_DRV(NPU_DMA_##ioctl, func, DRM_RENDER_ALLOW)
@@ -104,6 +109,10 @@ static const struct drm_ioctl_desc npu_dma_ioctls[] = {
 	NPU_DMA_IOCTL_DEF(GRAPH_CREATE, npu_dma_graph_create),
 	NPU_DMA_IOCTL_DEF(GRAPH_DESTROY, npu_dma_graph_destroy),
 	NPU_DMA_IOCTL_DEF(MEM_INFO, npu_dma_mem_info),
+	NPU_DMA_IOCTL_DEF(IPC_EXPORT, npu_dma_ipc_export),
+	NPU_DMA_IOCTL_DEF(IPC_SET_PIDS, npu_dma_ipc_set_pids),
+	NPU_DMA_IOCTL_DEF(IPC_IMPORT, npu_dma_ipc_import),
+	NPU_DMA_IOCTL_DEF(IPC_CLOSE, npu_dma_ipc_close),
 };
 
 /*

@@ -168,6 +168,8 @@ static inline struct npu_dma_device *to_npu_dma_device(struct drm_device *drm)
  *	npu_dma_prime.c): the allocation's own range, whose pages it
  *	stands for; NULL for every other range
  * @imported: a foreign dma-buf imported by this NPU (npu_dma_prime.c)
+ * @ipc: an alias made by IPC_IMPORT (npu_dma_ipc.c), covering a window
+ *	of its allocation; removed by IPC_CLOSE, not by a GEM handle
  */
 struct npu_dma_range {
 	struct rb_node node;
@@ -176,6 +178,7 @@ struct npu_dma_range {
 	struct kref ref;
 	bool gone;
 	bool imported;
+	bool ipc;
 	struct npu_dma_range *target;
 };
 
@@ -203,6 +206,7 @@ struct npu_dma_range {
  *	summed over channels (fdinfo drm-engine-dma)
  * @budget: what its queues have consumed and not retired
  *	(npu_dma_budget.c)
+ * @ipc_shares: the keys it exported (npu_dma_ipc.c; under its lock there)
  */
 struct mem_cgroup;
 
@@ -224,6 +228,7 @@ struct npu_dma_ctx {
 	struct npu_dma_event_slot *events;
 	atomic64_t engine_ns;
 	struct npu_dma_budget budget;
+	struct list_head ipc_shares;
 };
 
 #define NPU_DMA_MAX_EVENT_SLOTS		4096

@@ -23,6 +23,7 @@
 
 #include "npu_dma_area.h"
 #include "npu_dma_graph.h"
+#include "npu_dma_ipc.h"
 #include "npu_dma_mem.h"
 #include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
@@ -61,6 +62,7 @@ int npu_dma_ctx_open(struct drm_device *drm, struct drm_file *file)
 	mutex_init(&ctx->lock);
 	ctx->mem_tree = RB_ROOT;
 	ctx->host_tree = RB_ROOT;
+	INIT_LIST_HEAD(&ctx->ipc_shares);
 	xa_init_flags(&ctx->queues, XA_FLAGS_ALLOC);
 	xa_init_flags(&ctx->graphs, XA_FLAGS_ALLOC1);
 	ctx->mm = current->mm;
@@ -137,6 +139,8 @@ void npu_dma_ctx_close(struct drm_device *drm, struct drm_file *file)
 	struct npu_dma_ctx *ctx = file->driver_priv;
 	struct npu_dma_device *ndev = ctx->ndev;
 
+	/* Normally gone with the allocations' handles: not after removal. */
+	npu_dma_ipc_revoke_all(ctx);
 	down_read(&ndev->gone_lock);
 	npu_dma_ctx_teardown(ctx);
 	mutex_lock(&ndev->ctx_lock);
@@ -172,7 +176,8 @@ int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void *data)
 		     NPU_DMA_CAP_WAIT | NPU_DMA_CAP_HOST_BARRIER |
 		     NPU_DMA_CAP_BATCH | NPU_DMA_CAP_PAGEABLE |
 		     NPU_DMA_CAP_NEED_WAKEUP | NPU_DMA_CAP_GRAPH |
-		     NPU_DMA_CAP_COPY_INDIRECT | NPU_DMA_CAP_SUBMIT_INLINE;
+		     NPU_DMA_CAP_COPY_INDIRECT | NPU_DMA_CAP_SUBMIT_INLINE |
+		     NPU_DMA_CAP_PRIME | NPU_DMA_CAP_IPC;
 	info->max_graph_tasks = NPU_DMA_MAX_GRAPH_TASKS;
 	info->events_offset = npu_dma_area_offset(ctx->events_area);
 	info->events_size = ctx->events_area->size;

@@ -47,6 +47,7 @@
 #include <drm/drm_gem.h>
 
 #include "npu_dma_area.h"
+#include "npu_dma_ipc.h"
 #include "npu_dma_job.h"
 #include "npu_dma_mem.h"
 #include "npu_dma_pin.h"
@@ -458,10 +459,13 @@ static void npu_alloc_gem_close(struct drm_gem_object *obj,
 		taken = true;
 	}
 	mutex_unlock(&ctx->lock);
-	if (taken)
+	if (taken) {
+		/* Freed by its owner: no new imports by key. */
+		npu_dma_ipc_revoke_alloc(ctx, a);
 		npu_dma_alloc_put(&a->range);
-	else
+	} else {
 		npu_dma_alias_remove(ctx, &a->range);
+	}
 }
 
 /* A handle in a file: the owner's first, or another's (an alias). */
@@ -479,7 +483,8 @@ static int npu_alloc_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 	mutex_lock(&ctx->lock);
 	own = file == a->owner && !a->range.gone;
 	mutex_unlock(&ctx->lock);
-	return own ? 0 : npu_dma_alias_add(ctx, &a->range);
+	return own ? 0 : npu_dma_alias_add(ctx, &a->range, a->range.start,
+					   a->range.size, false);
 }
 
 static const struct drm_gem_object_funcs npu_alloc_gem_funcs = {
@@ -569,8 +574,11 @@ struct npu_dma_device *npu_dma_side_peer(const struct npu_dma_job *job,
  */
 void npu_dma_alloc_put(struct npu_dma_range *range)
 {
-	kref_put(&range->ref, range->target ? npu_dma_alias_release :
-					      npu_dma_alloc_release);
+	if (range->imported)	/* a context's tree holds these too */
+		npu_dma_import_put(range);
+	else
+		kref_put(&range->ref, range->target ? npu_dma_alias_release :
+						      npu_dma_alloc_release);
 }
 
 /* Page size and alignment for a request, per CANN's policies. */

@@ -205,16 +205,20 @@ const struct vm_operations_struct npu_dma_alloc_vm_ops = {
 };
 
 /**
- * npu_dma_alias_add() - another file's handle on an allocation
+ * npu_dma_alias_add() - another file's handle on an allocation, or an import
  * @ctx: that file's context
  * @target: the allocation's range
+ * @start: first device address the alias covers (page aligned)
+ * @size: bytes it covers, inside @target
+ * @ipc: made by IPC_IMPORT (npu_dma_ipc.c), not by a GEM handle
  *
- * The alias sits at the allocation's own device address in @ctx's tree
+ * The alias sits at the allocation's own device addresses in @ctx's tree
  * and holds the GEM object; jobs of @ctx reference the alias.
  *
- * Return: 0, -ENOMEM, or -EEXIST if the file already has that address.
+ * Return: 0, -ENOMEM, or -EEXIST if the file already has an address of it.
  */
-int npu_dma_alias_add(struct npu_dma_ctx *ctx, struct npu_dma_range *target)
+int npu_dma_alias_add(struct npu_dma_ctx *ctx, struct npu_dma_range *target,
+		      u64 start, u64 size, bool ipc)
 {
 	struct npu_dma_alloc *a = container_of(target, struct npu_dma_alloc, range);
 	struct npu_dma_range *al;
@@ -223,9 +227,10 @@ int npu_dma_alias_add(struct npu_dma_ctx *ctx, struct npu_dma_range *target)
 	al = kzalloc(sizeof(*al), GFP_KERNEL_ACCOUNT);
 	if (!al)
 		return -ENOMEM;
-	al->start = target->start;
-	al->size = target->size;
+	al->start = start;
+	al->size = size;
 	al->target = target;
+	al->ipc = ipc;
 	kref_init(&al->ref);
 	mutex_lock(&ctx->lock);
 	ret = npu_dma_range_insert(&ctx->mem_tree, al);
@@ -249,7 +254,7 @@ void npu_dma_alias_remove(struct npu_dma_ctx *ctx, struct npu_dma_range *target)
 
 	mutex_lock(&ctx->lock);
 	r = npu_dma_range_find(&ctx->mem_tree, target->start, 1);
-	if (r && r->target == target) {
+	if (r && r->target == target && !r->ipc) {
 		rb_erase(&r->node, &ctx->mem_tree);
 		WRITE_ONCE(r->gone, true);
 	} else {
@@ -258,6 +263,32 @@ void npu_dma_alias_remove(struct npu_dma_ctx *ctx, struct npu_dma_range *target)
 	mutex_unlock(&ctx->lock);
 	if (r)
 		npu_dma_alloc_put(r);
+}
+
+/**
+ * npu_dma_alias_remove_ipc() - IPC_CLOSE of an import
+ * @ctx: the importing file's context
+ * @start: the import's device address
+ *
+ * Return: 0, or -ENOENT if @ctx has no import by key there.
+ */
+int npu_dma_alias_remove_ipc(struct npu_dma_ctx *ctx, u64 start)
+{
+	struct npu_dma_range *r;
+
+	mutex_lock(&ctx->lock);
+	r = npu_dma_range_find(&ctx->mem_tree, start, 1);
+	if (r && r->ipc && r->start == start) {
+		rb_erase(&r->node, &ctx->mem_tree);
+		WRITE_ONCE(r->gone, true);
+	} else {
+		r = NULL;
+	}
+	mutex_unlock(&ctx->lock);
+	if (!r)
+		return -ENOENT;
+	npu_dma_alloc_put(r);
+	return 0;
 }
 
 /* The alias's last reference (its tree's or a job's): drop the object. */

@@ -28,8 +28,10 @@ int npu_dma_alloc_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma);
 extern const struct vm_operations_struct npu_dma_alloc_vm_ops;
 
 /* Another file's handles on an allocation: aliases in its tree. */
-int npu_dma_alias_add(struct npu_dma_ctx *ctx, struct npu_dma_range *target);
+int npu_dma_alias_add(struct npu_dma_ctx *ctx, struct npu_dma_range *target,
+		      u64 start, u64 size, bool ipc);
 void npu_dma_alias_remove(struct npu_dma_ctx *ctx, struct npu_dma_range *target);
+int npu_dma_alias_remove_ipc(struct npu_dma_ctx *ctx, u64 start);
 void npu_dma_alias_release(struct kref *ref);
 
 /* Foreign dma-bufs. */

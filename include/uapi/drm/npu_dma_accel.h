@@ -46,6 +46,8 @@ extern "C" {
 #define NPU_DMA_CAP_GRAPH		(1ULL << 8)	/* GRAPH_CREATE, NPU_DMA_OP_GRAPH */
 #define NPU_DMA_CAP_COPY_INDIRECT	(1ULL << 9)	/* NPU_DMA_OP_COPY_INDIRECT */
 #define NPU_DMA_CAP_SUBMIT_INLINE	(1ULL << 10)	/* NPU_DMA_SUBMIT_F_INLINE */
+#define NPU_DMA_CAP_PRIME		(1ULL << 11)	/* dma-buf export, import; MEM_INFO */
+#define NPU_DMA_CAP_IPC			(1ULL << 12)	/* IPC_EXPORT .. IPC_CLOSE */
 
 /**
  * struct npu_dma_info - DRM_IOCTL_NPU_DMA_GET_INFO: what this NPU is and can do
@@ -174,6 +176,99 @@ struct npu_dma_mem_info {
 	__u32 flags;
 	__u64 dev_addr;
 	__u64 size;
+	__u64 reserved[2];
+};
+
+/* struct npu_dma_ipc_export.flags */
+#define NPU_DMA_IPC_F_NO_PID_CHECK	(1U << 0)	/* any process may import */
+#define NPU_DMA_IPC_EXPORT_FLAGS	NPU_DMA_IPC_F_NO_PID_CHECK
+/* Pids one share may allow (NPU_DMA_IPC_SET_PIDS, in all). */
+#define NPU_DMA_IPC_MAX_PIDS		1024
+
+/**
+ * struct npu_dma_ipc_export - DRM_IOCTL_NPU_DMA_IPC_EXPORT: share memory by key
+ * @dev_addr: in: the first byte to share, in an allocation of this file
+ * @size: in: bytes to share; the window is widened to whole pages and
+ *	must lie in that one allocation
+ * @flags: in: NPU_DMA_IPC_F_*
+ * @pad: in: zero
+ * @key: out: the share's key, random; names it on this NPU to any process
+ *	on the share's pid list (or to any, with NPU_DMA_IPC_F_NO_PID_CHECK)
+ * @reserved: in: zero
+ *
+ * The share lasts until the file revokes it (IPC_CLOSE), frees the
+ * allocation or closes. Imports made before that keep their memory.
+ */
+struct npu_dma_ipc_export {
+	__u64 dev_addr;
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+	__u64 key[2];
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_ipc_set_pids - DRM_IOCTL_NPU_DMA_IPC_SET_PIDS: who may import
+ * @key: in: a share of this file
+ * @pids: in: user pointer to @count __s32 process ids, in the caller's pid
+ *	namespace; each must name a live process, which the share then
+ *	remembers (not its number: a later process given the number is not
+ *	allowed)
+ * @count: in: 1 to NPU_DMA_IPC_MAX_PIDS
+ * @flags: in: zero
+ * @reserved: in: zero
+ */
+struct npu_dma_ipc_set_pids {
+	__u64 key[2];
+	__u64 pids;
+	__u32 count;
+	__u32 flags;
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_ipc_import - DRM_IOCTL_NPU_DMA_IPC_IMPORT: map a share
+ * @key: in: a share's key, of this file's NPU
+ * @flags: in: zero
+ * @pad: in: zero
+ * @dev_addr: out: the window's device address, the same as the
+ *	exporter's; copies of this file may name it until IPC_CLOSE
+ * @size: out: the window's size
+ * @reserved: in: zero
+ *
+ * -ENOENT for no such share, -EXDEV for another NPU's, -EACCES for a
+ * process not on its pid list, -EEXIST if the window overlaps memory the
+ * file already names.
+ */
+struct npu_dma_ipc_import {
+	__u64 key[2];
+	__u32 flags;
+	__u32 pad;
+	__u64 dev_addr;
+	__u64 size;
+	__u64 reserved[2];
+};
+
+/* struct npu_dma_ipc_close.flags: exactly one */
+#define NPU_DMA_IPC_CLOSE_EXPORT	(1U << 0)	/* revoke @key */
+#define NPU_DMA_IPC_CLOSE_IMPORT	(1U << 1)	/* unmap @dev_addr */
+
+/**
+ * struct npu_dma_ipc_close - DRM_IOCTL_NPU_DMA_IPC_CLOSE
+ * @key: in: NPU_DMA_IPC_CLOSE_EXPORT: a share of this file, revoked
+ *	(no new imports; existing ones keep their memory)
+ * @dev_addr: in: NPU_DMA_IPC_CLOSE_IMPORT: an import of this file, unmapped
+ *	(copies already queued keep the memory until they complete)
+ * @flags: in: NPU_DMA_IPC_CLOSE_*
+ * @pad: in: zero
+ * @reserved: in: zero
+ */
+struct npu_dma_ipc_close {
+	__u64 key[2];
+	__u64 dev_addr;
+	__u32 flags;
+	__u32 pad;
 	__u64 reserved[2];
 };
 
@@ -525,6 +620,10 @@ struct npu_dma_graph_destroy {
 #define DRM_NPU_DMA_GRAPH_CREATE	0x08
 #define DRM_NPU_DMA_GRAPH_DESTROY	0x09
 #define DRM_NPU_DMA_MEM_INFO		0x0a
+#define DRM_NPU_DMA_IPC_EXPORT		0x0b
+#define DRM_NPU_DMA_IPC_SET_PIDS	0x0c
+#define DRM_NPU_DMA_IPC_IMPORT		0x0d
+#define DRM_NPU_DMA_IPC_CLOSE		0x0e
 
 #define DRM_IOCTL_NPU_DMA_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_GET_INFO, struct npu_dma_info)
@@ -548,6 +647,14 @@ struct npu_dma_graph_destroy {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_GRAPH_DESTROY, struct npu_dma_graph_destroy)
 #define DRM_IOCTL_NPU_DMA_MEM_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_MEM_INFO, struct npu_dma_mem_info)
+#define DRM_IOCTL_NPU_DMA_IPC_EXPORT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_IPC_EXPORT, struct npu_dma_ipc_export)
+#define DRM_IOCTL_NPU_DMA_IPC_SET_PIDS \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_IPC_SET_PIDS, struct npu_dma_ipc_set_pids)
+#define DRM_IOCTL_NPU_DMA_IPC_IMPORT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_IPC_IMPORT, struct npu_dma_ipc_import)
+#define DRM_IOCTL_NPU_DMA_IPC_CLOSE \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_IPC_CLOSE, struct npu_dma_ipc_close)
 
 #if defined(__cplusplus)
 }
