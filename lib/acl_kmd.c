@@ -238,6 +238,35 @@ int acl_kmd_graph_destroy(int fd, uint32_t graph_id)
 	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_GRAPH_DESTROY, &d);
 }
 
+int acl_kmd_ipc_export(int fd, struct npu_dma_ipc_export *x)
+{
+	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_IPC_EXPORT, x);
+}
+
+int acl_kmd_ipc_set_pids(int fd, const uint64_t key[2], const int32_t *pids,
+			 uint32_t count)
+{
+	struct npu_dma_ipc_set_pids s = {
+		.key = { key[0], key[1] },
+		.pids = (uintptr_t)pids,
+		.count = count,
+	};
+
+	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_IPC_SET_PIDS, &s);
+}
+
+int acl_kmd_ipc_import(int fd, struct npu_dma_ipc_import *m)
+{
+	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_IPC_IMPORT, m);
+}
+
+int acl_kmd_ipc_close(int fd, const struct npu_dma_ipc_close *c)
+{
+	struct npu_dma_ipc_close copy = *c;
+
+	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_IPC_CLOSE, &copy);
+}
+
 int acl_kmd_mmap(int fd, uint64_t offset, size_t size, int prot, void **addr)
 {
 	void *p;

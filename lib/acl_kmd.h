@@ -75,6 +75,16 @@ int acl_kmd_queue_destroy(int fd, uint32_t queue_id);
 int acl_kmd_queue_submit(int fd, uint32_t queue_id, uint32_t flags);
 int acl_kmd_barrier_release(int fd, uint32_t queue_id, uint64_t seq);
 
+/*
+ * Device memory shared by key: IPC_EXPORT (@x in/out), IPC_SET_PIDS,
+ * IPC_IMPORT (@m in/out), IPC_CLOSE. 0 or -errno.
+ */
+int acl_kmd_ipc_export(int fd, struct npu_dma_ipc_export *x);
+int acl_kmd_ipc_set_pids(int fd, const uint64_t key[2], const int32_t *pids,
+			 uint32_t count);
+int acl_kmd_ipc_import(int fd, struct npu_dma_ipc_import *m);
+int acl_kmd_ipc_close(int fd, const struct npu_dma_ipc_close *c);
+
 /* Graphs: GRAPH_CREATE (@g in/out), GRAPH_DESTROY. */
 int acl_kmd_graph_create(int fd, struct npu_dma_graph_create *g);
 int acl_kmd_graph_destroy(int fd, uint32_t graph_id);

@@ -156,6 +156,11 @@ void acl_host_release_all(void);
 /* May @run's engine move @dev's memory (@name=@p, for messages)? */
 aclError acl_peer_check(struct acl_device *run, struct acl_device *dev,
 			const char *name, const void *p);
+/*
+ * Let @dev's engine reach @peer's memory (aclrtDeviceEnablePeerAccess, and
+ * IPC imports with ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS).
+ */
+aclError acl_peer_enable(struct acl_device *dev, struct acl_device *peer);
 /* Drop a reset device's peer grants, both ways; caller holds acl_g.lock. */
 void acl_peer_forget(struct acl_device *dev);
 

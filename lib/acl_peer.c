@@ -111,7 +111,6 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId,
 {
 	struct acl_device *dev, *peer;
 	aclError ret;
-	bool can = false;
 
 	ACL_ENTER();
 	if (flags)
@@ -119,13 +118,22 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId,
 			       "flags=0x%x: must be 0", flags);
 	ret = acl_peer_of_current(peerDeviceId, &dev, &peer);
 	if (!ret)
-		ret = acl_can_access(dev, peer, &can);
+		ret = acl_peer_enable(dev, peer);
+	return ret;
+}
+
+aclError acl_peer_enable(struct acl_device *dev, struct acl_device *peer)
+{
+	aclError ret;
+	bool can = false;
+
+	ret = acl_can_access(dev, peer, &can);
 	if (ret)
 		return ret;
 	if (!can)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			       "device %d cannot reach device %d (not behind one switch)",
-			       dev->id, peerDeviceId);
+			       dev->id, peer->id);
 	__atomic_fetch_or(&dev->peer_on, 1ULL << peer->id, __ATOMIC_RELEASE);
 	return ACL_SUCCESS;
 }

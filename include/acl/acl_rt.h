@@ -77,6 +77,11 @@ extern "C" {
 #define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
 #define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT 0x0UL
 #define ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x1UL
+/* aclrtIpcMemSetAttr(): values of ACL_RT_IPC_MEM_ATTR_ACCESS_LINK. */
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO 0
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS 1
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH 2
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH 3
 #define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
 #define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
 #define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
@@ -99,6 +104,11 @@ extern "C" {
 #define ACL_DEVICE_FORM_FACTOR_PCIE_CARD 3
 
 typedef enum aclrtRunMode { ACL_DEVICE = 0, ACL_HOST = 1 } aclrtRunMode;
+
+/* aclrtIpcMemSetAttr(): what to set (CANN's enum has no tag). */
+typedef enum {
+	ACL_RT_IPC_MEM_ATTR_ACCESS_LINK,
+} aclrtIpcMemAttrType;
 
 typedef enum aclrtTsId {
 	ACL_TS_ID_AICORE = 0,
@@ -742,6 +752,43 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
 ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId,
 							 int32_t peerDeviceId,
 							 int32_t *status);
+
+/*
+ * IPC memory: device memory shared with other processes by key
+ * (Documentation/libacl.rst, "IPC memory"; the driver enforces who may
+ * import).
+ */
+
+/*
+ * Share [@devPtr, @devPtr + @size) (whole pages of one allocation) and
+ * write its key, a string, into @key (@len >= 65). @flags:
+ * ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT (only the processes given to
+ * aclrtIpcMemSetImportPid() may import) or
+ * ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION (any process may).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size,
+						     char *key, size_t len,
+						     uint64_t flags);
+/* Allow the @num processes @pid to import the key this process exported. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key,
+						     int32_t *pid, size_t num);
+/*
+ * Map the memory of @key into this process: *@devPtr is at the
+ * exporter's device address, on the exporter's NPU. @flags:
+ * ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS also lets the current
+ * device reach that NPU when it is another.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr,
+						    const char *key,
+						    uint64_t flags);
+/* Exporter: revoke @key. Importer: unmap one import of it. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
+/* Set an attribute of @key's memory (only the default link exists here). */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key,
+						aclrtIpcMemAttrType type,
+						uint64_t attr);
+/* This process's id as aclrtIpcMemSetImportPid() wants it. */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
 
 /* Host callbacks in stream order */
 

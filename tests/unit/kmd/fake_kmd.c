@@ -552,6 +552,38 @@ static int fake_graph_check(const struct fake_file *f, const struct npu_dma_desc
 	return err;
 }
 
+/* Fake NPUs share no memory between processes: the library's errors. */
+int acl_kmd_ipc_export(int fd, struct npu_dma_ipc_export *x)
+{
+	(void)fd;
+	(void)x;
+	return -ENOTTY;
+}
+
+int acl_kmd_ipc_set_pids(int fd, const uint64_t key[2], const int32_t *pids,
+			 uint32_t count)
+{
+	(void)fd;
+	(void)key;
+	(void)pids;
+	(void)count;
+	return -ENOTTY;
+}
+
+int acl_kmd_ipc_import(int fd, struct npu_dma_ipc_import *m)
+{
+	(void)fd;
+	(void)m;
+	return -ENOTTY;
+}
+
+int acl_kmd_ipc_close(int fd, const struct npu_dma_ipc_close *c)
+{
+	(void)fd;
+	(void)c;
+	return -ENOTTY;
+}
+
 int acl_kmd_graph_create(int fd, struct npu_dma_graph_create *c)
 {
 	const struct npu_dma_desc *src;
