@@ -35,10 +35,13 @@ extern "C" {
 #endif
 #endif
 
-/* Deprecation markers (GCC 6 and later; nothing elsewhere). */
+/* Deprecation markers (GCC 6 and later, MSVC; nothing elsewhere). */
 #if defined(__GNUC__) && (__GNUC__ >= 6)
 #define ACL_DEPRECATED __attribute__((deprecated))
 #define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
+#elif defined(_MSC_VER)
+#define ACL_DEPRECATED __declspec(deprecated)
+#define ACL_DEPRECATED_MESSAGE(message) __declspec(deprecated(message))
 #else
 #define ACL_DEPRECATED
 #define ACL_DEPRECATED_MESSAGE(message)

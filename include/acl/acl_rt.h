@@ -1049,6 +1049,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax,
 					      aclrtMemcpyKind kind,
 					      aclrtStream stream);
 /* Deprecated variant of aclrtMemcpyAsync() for pinned host memory. */
+ACL_DEPRECATED_MESSAGE("aclrtMemcpyAsyncWithCondition is deprecated, use aclrtMemcpyAsync instead")
 ACL_FUNC_VISIBILITY aclError
 aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src,
 			      size_t count, aclrtMemcpyKind kind,

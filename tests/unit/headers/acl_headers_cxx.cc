@@ -161,8 +161,11 @@ PIN_SIG(aclrtMemcpy, aclError,
 	(void *, size_t, const void *, size_t, aclrtMemcpyKind));
 PIN_SIG(aclrtMemcpyAsync, aclError,
 	(void *, size_t, const void *, size_t, aclrtMemcpyKind, aclrtStream));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 PIN_SIG(aclrtMemcpyAsyncWithCondition, aclError,
 	(void *, size_t, const void *, size_t, aclrtMemcpyKind, aclrtStream));
+#pragma GCC diagnostic pop
 PIN_SIG(aclrtMemcpy2d, aclError,
 	(void *, size_t, const void *, size_t, size_t, size_t,
 	aclrtMemcpyKind));
