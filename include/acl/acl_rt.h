@@ -536,6 +536,16 @@ typedef enum {
 	ACL_RT_IPC_MEM_ATTR_ACCESS_LINK = 0,
 } aclrtIpcMemAttrType;
 
+/* aclrtGetGroupInfoDetail(): one resource count of a device group (int) */
+typedef enum aclrtGroupAttr {
+	ACL_GROUP_AICORE_INT = 0,
+	ACL_GROUP_AIV_INT = 1,
+	ACL_GROUP_AIC_INT = 2,
+	ACL_GROUP_SDMANUM_INT = 3,	/* SDMA (copy) engines */
+	ACL_GROUP_ASQNUM_INT = 4,
+	ACL_GROUP_GROUPID_INT = 5
+} aclrtGroupAttr;
+
 /* aclrtSetDeviceSatMode(): float overflow saturates or gives inf/NaN */
 typedef enum aclrtFloatOverflowMode {
 	ACL_RT_OVERFLOW_MODE_SATURATION = 0,

@@ -107,6 +107,15 @@ PIN(P2P_DDR_TYPE == 3);
 PIN(sizeof(aclrtIpcMemAttrType) == 4);
 PIN(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK == 0);
 
+/* aclrtGroupAttr */
+PIN(sizeof(aclrtGroupAttr) == 4);
+PIN(ACL_GROUP_AICORE_INT == 0);
+PIN(ACL_GROUP_AIV_INT == 1);
+PIN(ACL_GROUP_AIC_INT == 2);
+PIN(ACL_GROUP_SDMANUM_INT == 3);
+PIN(ACL_GROUP_ASQNUM_INT == 4);
+PIN(ACL_GROUP_GROUPID_INT == 5);
+
 /* aclrtFloatOverflowMode */
 PIN(sizeof(aclrtFloatOverflowMode) == 4);
 PIN(ACL_RT_OVERFLOW_MODE_SATURATION == 0);
