@@ -2,8 +2,8 @@
 /*
  * acl_base_rt.h - base types of the CANN-compatible acl runtime API:
  * export/deprecation macros, opaque handles, aclError and the ACL_ERROR_*
- * status constants, the aclDataBuffer wrapper, and the SoC, CANN
- * attribute and device capability queries.
+ * status constants, the aclDataBuffer wrapper, the aclDataType element
+ * types, and the SoC, CANN attribute and device capability queries.
  *
  * Source-compatible with CANN: names, types and values are CANN's. The
  * ACL_* status constants are static const int objects, not macros, exactly
@@ -35,10 +35,13 @@ extern "C" {
 #endif
 #endif
 
-/* Deprecation markers (GCC 6 and later; nothing elsewhere). */
+/* Deprecation markers (GCC 6 and later, MSVC; nothing elsewhere). */
 #if defined(__GNUC__) && (__GNUC__ >= 6)
 #define ACL_DEPRECATED __attribute__((deprecated))
 #define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
+#elif defined(_MSC_VER)
+#define ACL_DEPRECATED __declspec(deprecated)
+#define ACL_DEPRECATED_MESSAGE(message) __declspec(deprecated(message))
 #else
 #define ACL_DEPRECATED
 #define ACL_DEPRECATED_MESSAGE(message)
@@ -144,6 +147,41 @@ static const int ACL_ERROR_GE_FAILURE = 500002;
 static const int ACL_ERROR_RT_FAILURE = 500003;
 static const int ACL_ERROR_DRV_FAILURE = 500004;
 static const int ACL_ERROR_PROFILING_FAILURE = 500005;
+
+/*
+ * Element types, as aclrtReduceAsync() takes them. The numbering has gaps
+ * (5, 14, 15, 18-26, 28, 31, 32 are not public names); keep CANN's values.
+ */
+typedef enum {
+	ACL_DT_UNDEFINED = -1,
+	ACL_FLOAT = 0,
+	ACL_FLOAT16 = 1,
+	ACL_INT8 = 2,
+	ACL_INT32 = 3,
+	ACL_UINT8 = 4,
+	ACL_INT16 = 6,
+	ACL_UINT16 = 7,
+	ACL_UINT32 = 8,
+	ACL_INT64 = 9,
+	ACL_UINT64 = 10,
+	ACL_DOUBLE = 11,
+	ACL_BOOL = 12,
+	ACL_STRING = 13,
+	ACL_COMPLEX64 = 16,
+	ACL_COMPLEX128 = 17,
+	ACL_BF16 = 27,
+	ACL_INT4 = 29,
+	ACL_UINT1 = 30,
+	ACL_COMPLEX32 = 33,
+	ACL_HIFLOAT8 = 34,
+	ACL_FLOAT8_E5M2 = 35,
+	ACL_FLOAT8_E4M3FN = 36,
+	ACL_FLOAT8_E8M0 = 37,
+	ACL_FLOAT6_E3M2 = 38,
+	ACL_FLOAT6_E2M3 = 39,
+	ACL_FLOAT4_E2M1 = 40,
+	ACL_FLOAT4_E1M2 = 41,
+} aclDataType;
 
 /* Software features of the installation, asked with aclGetCannAttribute(). */
 typedef enum {

@@ -103,6 +103,46 @@ extern "C" {
 #define ACL_DEVICE_FORM_FACTOR_A_X 2
 #define ACL_DEVICE_FORM_FACTOR_PCIE_CARD 3
 
+/* aclrtNotifyGetExportKey() and aclrtNotifyImportByKey() flags */
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x02UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x02UL
+
+/* aclrtMemExportToShareableHandle() flags */
+#define ACL_RT_VMM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+
+/* Most faulty memory addresses recorded per device (memory UCE repair) */
+#define ACL_RT_MAX_RECORD_PA_NUM_PER_DEV 20U
+
+/* Link between the two dies of a chip, for a VMM copy */
+#define ACL_RT_MEM_LINK_IDX_0 0U	/* SIO, the on-package link */
+#define ACL_RT_MEM_LINK_IDX_1 1U	/* HCCS */
+
+/* Values of aclrtIpcMemSetAttr(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK) */
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO 0
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS 1
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH 2
+#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH 3
+
+/* Capacity of aclrtBarrierTaskInfo.cmoInfo */
+#define ACL_RT_CMO_MAX_BARRIER_NUM 6U
+
+/* aclrtGetDevicesTopo(): how two devices are connected */
+#define ACL_RT_DEVS_TOPOLOGY_HCCS 0x01ULL	/* HCCS link */
+#define ACL_RT_DEVS_TOPOLOGY_PIX 0x02ULL	/* behind one PCIe switch */
+#define ACL_RT_DEVS_TOPOLOGY_PIB 0x04ULL	/* reserved */
+#define ACL_RT_DEVS_TOPOLOGY_PHB 0x08ULL	/* through a PCIe host bridge */
+#define ACL_RT_DEVS_TOPOLOGY_SYS 0x10ULL	/* across NUMA nodes (SMP) */
+#define ACL_RT_DEVS_TOPOLOGY_SIO 0x20ULL	/* two dies of one chip */
+#define ACL_RT_DEVS_TOPOLOGY_HCCS_SW 0x40ULL	/* through an HCCS switch */
+
+/* aclrtCheckMemType() memory kinds, OR-able */
+#define ACL_RT_MEM_TYPE_DEV (0X2U)
+#define ACL_RT_MEM_TYPE_DVPP (0X8U)
+#define ACL_RT_MEM_TYPE_RSVD (0X10U)
+
 typedef enum aclrtRunMode { ACL_DEVICE = 0, ACL_HOST = 1 } aclrtRunMode;
 
 /* aclrtIpcMemSetAttr(): what to set (CANN's enum has no tag). */
@@ -428,6 +468,370 @@ typedef union {
 	uint32_t reserve[4];
 } aclrtStreamAttrValue;
 
+/*
+ * Types of the rest of CANN's data-movement surface: virtual memory
+ * management, managed memory, IPC, cache maintenance, reduce, counting
+ * notifies, device state and topology. Names, values and layouts are
+ * CANN's; a type here does not mean its calls are implemented (see
+ * Documentation/libacl.rst).
+ */
+
+/* aclrtMemManagedAdvise() advice */
+typedef enum aclrtMemManagedAdviseType {
+	ACL_MEM_ADVISE_SET_READ_MOSTLY = 0,
+	ACL_MEM_ADVISE_UNSET_READ_MOSTLY = 1,
+	ACL_MEM_ADVISE_SET_PREFERRED_LOCATION = 2,
+	ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 3,
+	ACL_MEM_ADVISE_SET_ACCESSED_BY = 4,
+	ACL_MEM_ADVISE_UNSET_ACCESSED_BY = 5,
+} aclrtMemManagedAdviseType;
+
+typedef enum aclrtMemManagedLocationType {
+	ACL_MEM_LOCATIONTYPE_INVALID = 0,
+	ACL_MEM_LOCATIONTYPE_DEVICE = 1,
+	ACL_MEM_LOCATIONTYPE_HOST = 2,
+	ACL_MEM_LOCATIONTYPE_HOST_NUMA = 3,
+	ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT = 4,
+} aclrtMemManagedLocationType;
+
+/* Where managed memory should live or be prefetched to. */
+typedef struct aclrtMemManagedLocation {
+	aclrtMemManagedLocationType type;
+	int32_t id;			/* device or NUMA node */
+} aclrtMemManagedLocation;
+
+/* aclrtMemManagedGetAttr() attributes of a managed range */
+typedef enum aclrtMemManagedRangeAttribute {
+	ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
+	ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = 2,
+	ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = 3,
+	ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE = 4,
+	ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID = 5,
+	ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = 6,
+	ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE = 7,
+	ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID = 8,
+} aclrtMemManagedRangeAttribute;
+
+/* Processes of server @sdid allowed to import shared memory. */
+typedef struct {
+	uint32_t sdid;
+	int32_t *pid;			/* @num process ids */
+	size_t num;
+} aclrtServerPid;
+
+/* Page size and memory kind of an allocation (untagged, as in CANN). */
+enum aclrtMemPgType {
+	NORMAL_PAGE_TYPE = 0U,
+	HUGE_PAGE_TYPE = 1U,
+	HUGE1G_PAGE_TYPE = 2U,
+};
+
+enum aclrtMemType {
+	HBM_TYPE = 0U,
+	DDR_TYPE = 1U,
+	P2P_HBM_TYPE = 2U,
+	P2P_DDR_TYPE = 3U,
+};
+
+/* Maps a page type, memory type and host flag to an aclrtMemAttr class. */
+struct MemAttrMapping {
+	uint32_t pgType;		/* enum aclrtMemPgType */
+	uint32_t memType;		/* enum aclrtMemType */
+	bool isHostAlloc;
+	aclrtMemAttr memAttr;
+};
+
+/* aclrtIpcMemSetAttr() attributes (values ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_*) */
+typedef enum {
+	ACL_RT_IPC_MEM_ATTR_ACCESS_LINK = 0,
+} aclrtIpcMemAttrType;
+
+/* aclrtGetGroupInfoDetail(): one resource count of a device group (int) */
+typedef enum aclrtGroupAttr {
+	ACL_GROUP_AICORE_INT = 0,
+	ACL_GROUP_AIV_INT = 1,
+	ACL_GROUP_AIC_INT = 2,
+	ACL_GROUP_SDMANUM_INT = 3,	/* SDMA (copy) engines */
+	ACL_GROUP_ASQNUM_INT = 4,
+	ACL_GROUP_GROUPID_INT = 5
+} aclrtGroupAttr;
+
+/* aclrtSetDeviceSatMode(): float overflow saturates or gives inf/NaN */
+typedef enum aclrtFloatOverflowMode {
+	ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+	ACL_RT_OVERFLOW_MODE_INFNAN = 1,
+	ACL_RT_OVERFLOW_MODE_UNDEF = 2,
+} aclrtFloatOverflowMode;
+
+/* aclrtGetDeviceUtilizationRate() result, in percent. */
+typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
+typedef struct aclrtUtilizationInfo {
+	int32_t cubeUtilization;
+	int32_t vectorUtilization;
+	int32_t aicpuUtilization;
+	int32_t memoryUtilization;
+	aclrtUtilizationExtendInfo *utilizationExtend;	/* reserved */
+} aclrtUtilizationInfo;
+
+/* aclrtGetMemUsageInfo(): memory held by one component, in bytes. */
+typedef struct aclrtMemUsageInfo {
+	char name[32];
+	uint64_t curMemSize;
+	uint64_t memPeakSize;
+	size_t reserved[8];
+} aclrtMemUsageInfo;
+
+/* Virtual memory management (aclrtMallocPhysical(), aclrtMapMem() ...) */
+typedef enum aclrtMemAllocationType {
+	ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
+} aclrtMemAllocationType;
+
+typedef enum aclrtMemHandleType {
+	ACL_MEM_HANDLE_TYPE_NONE = 0,
+	ACL_MEM_HANDLE_TYPE_POSIX = 2,
+} aclrtMemHandleType;
+
+/* What aclrtMemExportToShareableHandleV2() exports. */
+typedef enum aclrtMemSharedHandleType {
+	ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 0x1,
+	ACL_MEM_SHARE_HANDLE_TYPE_FABRIC = 0x2,
+} aclrtMemSharedHandleType;
+
+/* Opaque handle for ACL_MEM_SHARE_HANDLE_TYPE_FABRIC sharing. */
+typedef struct aclrtMemFabricHandle {
+	uint8_t data[128];
+} aclrtMemFabricHandle;
+
+/* Properties of a physical allocation; @reserve must be 0. */
+typedef struct aclrtPhysicalMemProp {
+	aclrtMemHandleType handleType;
+	aclrtMemAllocationType allocationType;
+	aclrtMemAttr memAttr;
+	aclrtMemLocation location;
+	uint64_t reserve;
+} aclrtPhysicalMemProp;
+
+/* aclrtMemGetAllocationGranularity() options */
+typedef enum aclrtMemGranularityOptions {
+	ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM = 0,
+	ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED = 1,
+	ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF,
+} aclrtMemGranularityOptions;
+
+/* aclrtMemSetAccess() rights */
+typedef enum {
+	ACL_RT_MEM_ACCESS_FLAGS_NONE = 0x0,
+	ACL_RT_MEM_ACCESS_FLAGS_READ = 0x1,
+	ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 0x3,
+} aclrtMemAccessFlags;
+
+/* Rights of one location on a mapped range; @rsv must be zero. */
+typedef struct {
+	aclrtMemAccessFlags flags;
+	aclrtMemLocation location;
+	uint8_t rsv[12];
+} aclrtMemAccessDesc;
+
+/* Cache maintenance operations (aclrtCmoAsync()) */
+typedef enum aclrtCmoType {
+	ACL_RT_CMO_TYPE_PREFETCH = 0,
+	ACL_RT_CMO_TYPE_WRITEBACK = 1,
+	ACL_RT_CMO_TYPE_INVALID = 2,
+	ACL_RT_CMO_TYPE_FLUSH = 3,
+} aclrtCmoType;
+
+/* One operation of aclrtCmoAsyncWithBarrier() and its barrier. */
+typedef struct {
+	aclrtCmoType cmoType;
+	uint32_t barrierId;
+} aclrtBarrierCmoInfo;
+
+/* The @barrierNum barriers aclrtCmoWaitBarrier() waits for. */
+typedef struct {
+	size_t barrierNum;
+	aclrtBarrierCmoInfo cmoInfo[ACL_RT_CMO_MAX_BARRIER_NUM];
+} aclrtBarrierTaskInfo;
+
+/* aclrtReduceAsync(): how a copy combines with the destination */
+typedef enum {
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
+} aclrtReduceKind;
+
+/* aclrtGetDeviceResLimit() and friends: which cores are limited */
+typedef enum {
+	ACL_RT_DEV_RES_CUBE_CORE = 0,
+	ACL_RT_DEV_RES_VECTOR_CORE = 1,
+} aclrtDevResLimitType;
+
+/* aclrtSwitchStream(): comparison and operand type */
+typedef enum {
+	ACL_RT_EQUAL = 0,
+	ACL_RT_NOT_EQUAL = 1,
+	ACL_RT_GREATER = 2,
+	ACL_RT_GREATER_OR_EQUAL = 3,
+	ACL_RT_LESS = 4,
+	ACL_RT_LESS_OR_EQUAL = 5
+} aclrtCondition;
+
+typedef enum {
+	ACL_RT_SWITCH_INT32 = 0,
+	ACL_RT_SWITCH_INT64 = 1,
+} aclrtCompareDataType;
+
+/* Device task abort and device state hooks */
+typedef enum {
+	ACL_RT_DEVICE_TASK_ABORT_PRE = 0,
+	ACL_RT_DEVICE_TASK_ABORT_POST = 1,
+} aclrtDeviceTaskAbortStage;
+
+typedef enum {
+	ACL_RT_DEVICE_STATE_SET_PRE = 0,
+	ACL_RT_DEVICE_STATE_SET_POST = 1,
+	ACL_RT_DEVICE_STATE_RESET_PRE = 2,
+	ACL_RT_DEVICE_STATE_RESET_POST = 3,
+} aclrtDeviceState;
+
+typedef void (*aclrtDeviceStateCallback)(int32_t deviceId,
+					 aclrtDeviceState state, void *args);
+typedef int32_t (*aclrtDeviceTaskAbortCallback)(int32_t deviceId,
+						aclrtDeviceTaskAbortStage stage,
+						uint32_t timeout, void *args);
+
+/* Counting notifies: how a record changes the count */
+typedef enum {
+	ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE = 0,
+	ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE = 1,
+	ACL_RT_CNT_NOTIFY_RECORD_BIT_OR_MODE = 2,
+	ACL_RT_CNT_NOTIFY_RECORD_BIT_AND_MODE = 4,
+} aclrtCntNotifyRecordMode;
+
+typedef struct {
+	aclrtCntNotifyRecordMode mode;
+	uint32_t value;
+} aclrtCntNotifyRecordInfo;
+
+/* ... and what count a wait waits for */
+typedef enum {
+	ACL_RT_CNT_NOTIFY_WAIT_LESS_MODE = 0,
+	ACL_RT_CNT_NOTIFY_WAIT_EQUAL_MODE = 1,
+	ACL_RT_CNT_NOTIFY_WAIT_BIGGER_MODE = 2,
+	ACL_RT_CNT_NOTIFY_WAIT_BIGGER_OR_EQUAL_MODE = 3,
+	ACL_RT_CNT_NOTIFY_WAIT_EQUAL_WITH_BITMASK_MODE = 4,
+} aclrtCntNotifyWaitMode;
+
+/* @timeout as for aclrtWaitAndResetNotify(); @isClear resets the count. */
+typedef struct {
+	aclrtCntNotifyWaitMode mode;
+	uint32_t value;
+	uint32_t timeout;
+	uint8_t isClear;
+	uint8_t rsv[3];
+} aclrtCntNotifyWaitInfo;
+
+/* aclsysGetCANNVersion(): the installed packages and their versions */
+typedef enum aclCANNPackageName {
+	ACL_PKG_NAME_CANN = 0,
+	ACL_PKG_NAME_RUNTIME = 1,
+	ACL_PKG_NAME_COMPILER = 2,
+	ACL_PKG_NAME_HCCL = 3,
+	ACL_PKG_NAME_TOOLKIT = 4,
+	ACL_PKG_NAME_OPP = 5,
+	ACL_PKG_NAME_OPP_KERNEL = 6,
+	ACL_PKG_NAME_DRIVER = 7
+} aclCANNPackageName;
+
+typedef struct aclCANNPackageVersion {
+	char version[ACL_PKG_VERSION_MAX_SIZE];
+	char majorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+	char minorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+	char releaseVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+	char patchVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+	char reserved[ACL_PKG_VERSION_MAX_SIZE];
+} aclCANNPackageVersion;
+
+/* Hardware engines, as asked by aclrtHostMemMapCapabilities() */
+typedef enum {
+	ACL_RT_HAC_TYPE_STARS = 0,
+	ACL_RT_HAC_TYPE_AICPU = 1,
+	ACL_RT_HAC_TYPE_AIC = 2,
+	ACL_RT_HAC_TYPE_AIV = 3,
+	ACL_RT_HAC_TYPE_PCIEDMA = 4,
+	ACL_RT_HAC_TYPE_RDMA = 5,
+	ACL_RT_HAC_TYPE_SDMA = 6,
+	ACL_RT_HAC_TYPE_DVPP = 7,
+	ACL_RT_HAC_TYPE_UDMA = 8,
+	ACL_RT_HAC_TYPE_CCU = 9
+} aclrtHacType;
+
+/* Whether an engine can reach host memory mapped for the device. */
+typedef enum {
+	ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED = 0,
+	ACL_RT_HOST_MEM_MAP_SUPPORTED = 1
+} aclrtHostMemMapCapability;
+
+/* Link a peer's memory is reached over */
+typedef enum {
+	ACL_RT_MEM_ACCESS_LINK_SIO = 0,
+	ACL_RT_MEM_ACCESS_LINK_HCCS = 1,
+	ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH = 2,
+	ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH = 3,
+} aclrtMemLinkType;
+
+/* An event exported to another process (aclrtIpcGetEventHandle()). */
+typedef struct aclrtIpcEventHandle {
+	char reserved[ACL_IPC_EVENT_HANDLE_SIZE];
+} aclrtIpcEventHandle;
+
+/* Atomic operations a device supports towards the host or a peer */
+typedef enum aclrtAtomicOperationCapability {
+	ACL_RT_ATOMIC_CAPABILITY_SIGNED = 1U << 0,
+	ACL_RT_ATOMIC_CAPABILITY_UNSIGNED = 1U << 1,
+	ACL_RT_ATOMIC_CAPABILITY_REDUCATION = 1U << 2,	/* old spelling */
+	ACL_RT_ATOMIC_CAPABILITY_REDUCTION = 1U << 2,
+	ACL_RT_ATOMIC_CAPABILITY_SCALAR8 = 1U << 3,
+	ACL_RT_ATOMIC_CAPABILITY_SCALAR16 = 1U << 4,
+	ACL_RT_ATOMIC_CAPABILITY_SCALAR32 = 1U << 5,
+	ACL_RT_ATOMIC_CAPABILITY_SCALAR64 = 1U << 6,
+	ACL_RT_ATOMIC_CAPABILITY_SCALAR128 = 1U << 7,
+	ACL_RT_ATOMIC_CAPABILITY_VECTOR32X4 = 1U << 8,
+} aclrtAtomicOperationCapability;
+
+typedef enum aclrtAtomicOperation {
+	ACL_RT_ATOMIC_OPERATION_INTEGER_ADD = 0,
+	ACL_RT_ATOMIC_OPERATION_INTEGER_MIN = 1,
+	ACL_RT_ATOMIC_OPERATION_INTEGER_MAX = 2,
+	ACL_RT_ATOMIC_OPERATION_INTEGER_INCREMENT = 3,
+	ACL_RT_ATOMIC_OPERATION_INTEGER_DECREMENT = 4,
+	ACL_RT_ATOMIC_OPERATION_AND = 5,
+	ACL_RT_ATOMIC_OPERATION_OR = 6,
+	ACL_RT_ATOMIC_OPERATION_XOR = 7,
+	ACL_RT_ATOMIC_OPERATION_EXCHANGE = 8,
+	ACL_RT_ATOMIC_OPERATION_CAS = 9,
+	ACL_RT_ATOMIC_OPERATION_FLOAT_ADD = 10,
+	ACL_RT_ATOMIC_OPERATION_FLOAT_MIN = 11,
+	ACL_RT_ATOMIC_OPERATION_FLOAT_MAX = 12,
+	ACL_RT_ATOMIC_OPERATION_DMA_ADD = 30,
+	ACL_RT_ATOMIC_OPERATION_DMA_MIN = 31,
+	ACL_RT_ATOMIC_OPERATION_DMA_MAX = 32,
+	ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_ADD = 40,
+	ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MIN = 41,
+	ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MAX = 42,
+	ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_CAS = 43,
+	ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_EXCH = 44,
+} aclrtAtomicOperation;
+
+/* aclrtDeviceSetLimit() / aclrtDeviceGetLimit() limits, in bytes */
+typedef enum aclrtDeviceLimit {
+	ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE = 0,
+	ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE = 1,
+	ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE = 2,
+	ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE = 3,
+	ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE = 4,
+} aclrtDeviceLimit;
+
 /* Initialisation and error reporting */
 
 /* Initialise acl for the process; @configPath is a JSON file or NULL. */
@@ -665,6 +1069,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax,
 					      aclrtMemcpyKind kind,
 					      aclrtStream stream);
 /* Deprecated variant of aclrtMemcpyAsync() for pinned host memory. */
+ACL_DEPRECATED_MESSAGE("aclrtMemcpyAsyncWithCondition is deprecated, use aclrtMemcpyAsync instead")
 ACL_FUNC_VISIBILITY aclError
 aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src,
 			      size_t count, aclrtMemcpyKind kind,

@@ -172,9 +172,12 @@ START_TEST(test_async_forgets_unregistered_range)
 	T_ACL_OK(aclrtHostUnregister(buf));
 
 	t_pattern_fill(buf, len, 32);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 	T_ACL_EQ(aclrtMemcpyAsyncWithCondition(d, len, buf, len,
 					       ACL_MEMCPY_HOST_TO_DEVICE, s),
 		 ACL_ERROR_RT_PARAM_INVALID);
+#pragma GCC diagnostic pop
 	T_ACL_OK(aclrtMemcpyAsync(d, len, buf, len, ACL_MEMCPY_HOST_TO_DEVICE, s));
 	memset(buf, 0, len);
 	T_ACL_OK(aclrtMemcpyAsync(buf, len, d, len, ACL_MEMCPY_DEVICE_TO_HOST, s));

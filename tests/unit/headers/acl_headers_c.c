@@ -186,3 +186,6 @@ PIN(offsetof(aclrtStreamConfigHandle, priority) == 24);
 PIN(sizeof(aclrtMemUceInfo) == 128);
 PIN(sizeof(aclrtErrorInfo) == 2576);
 #endif
+
+/* The data-movement types, shared with acl_headers_cxx.cc. */
+#include "acl_headers_dm.h"

@@ -161,8 +161,11 @@ PIN_SIG(aclrtMemcpy, aclError,
 	(void *, size_t, const void *, size_t, aclrtMemcpyKind));
 PIN_SIG(aclrtMemcpyAsync, aclError,
 	(void *, size_t, const void *, size_t, aclrtMemcpyKind, aclrtStream));
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 PIN_SIG(aclrtMemcpyAsyncWithCondition, aclError,
 	(void *, size_t, const void *, size_t, aclrtMemcpyKind, aclrtStream));
+#pragma GCC diagnostic pop
 PIN_SIG(aclrtMemcpy2d, aclError,
 	(void *, size_t, const void *, size_t, size_t, size_t,
 	aclrtMemcpyKind));
@@ -270,6 +273,64 @@ PIN_SAME(decltype(aclrtUuid::bytes), char[16]);
 PIN_SIG(aclCreateDataBuffer, aclDataBuffer*, (void *, size_t));
 PIN_SIG(aclDestroyDataBuffer, aclError, (const aclDataBuffer *));
 PIN_SIG(aclGetDataBufferAddr, void*, (const aclDataBuffer *));
+
+/* The data-movement types, shared with acl_headers_c.c. */
+#include "acl_headers_dm.h"
+
+/* ... and what only C++ can pin: macro types (CANN's suffixes) ... */
+PIN_SAME(decltype(ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT), unsigned long);
+PIN_SAME(decltype(ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION), unsigned long);
+PIN_SAME(decltype(ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT), unsigned long);
+PIN_SAME(decltype(ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS), unsigned long);
+PIN_SAME(decltype(ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT), unsigned long);
+PIN_SAME(decltype(ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION), unsigned long);
+PIN_SAME(decltype(ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT), unsigned long);
+PIN_SAME(decltype(ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS), unsigned long);
+PIN_SAME(decltype(ACL_RT_VMM_EXPORT_FLAG_DEFAULT), unsigned long);
+PIN_SAME(decltype(ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION), unsigned long);
+PIN_SAME(decltype(ACL_RT_MAX_RECORD_PA_NUM_PER_DEV), unsigned int);
+PIN_SAME(decltype(ACL_RT_MEM_ATTACH_GLOBAL), unsigned int);
+PIN_SAME(decltype(ACL_RT_MEM_LINK_IDX_0), unsigned int);
+PIN_SAME(decltype(ACL_RT_MEM_LINK_IDX_1), unsigned int);
+PIN_SAME(decltype(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO), int);
+PIN_SAME(decltype(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS), int);
+PIN_SAME(decltype(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH), int);
+PIN_SAME(decltype(ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH), int);
+PIN_SAME(decltype(ACL_RT_CMO_MAX_BARRIER_NUM), unsigned int);
+PIN_SAME(decltype(ACL_RT_DEVS_TOPOLOGY_HCCS), unsigned long long);
+PIN_SAME(decltype(ACL_RT_DEVS_TOPOLOGY_PIX), unsigned long long);
+PIN_SAME(decltype(ACL_RT_DEVS_TOPOLOGY_PIB), unsigned long long);
+PIN_SAME(decltype(ACL_RT_DEVS_TOPOLOGY_PHB), unsigned long long);
+PIN_SAME(decltype(ACL_RT_DEVS_TOPOLOGY_SYS), unsigned long long);
+PIN_SAME(decltype(ACL_RT_DEVS_TOPOLOGY_SIO), unsigned long long);
+PIN_SAME(decltype(ACL_RT_DEVS_TOPOLOGY_HCCS_SW), unsigned long long);
+PIN_SAME(decltype(ACL_RT_MEM_TYPE_DEV), unsigned int);
+PIN_SAME(decltype(ACL_RT_MEM_TYPE_DVPP), unsigned int);
+PIN_SAME(decltype(ACL_RT_MEM_TYPE_RSVD), unsigned int);
+PIN_SAME(decltype(ACL_EVENT_RECORD_DEFAULT), unsigned int);
+PIN_SAME(decltype(ACL_EVENT_WAIT_DEFAULT), unsigned int);
+PIN_SAME(decltype(ACL_NOTIFY_DEFAULT), unsigned int);
+PIN_SAME(decltype(ACL_NOTIFY_DEVICE_USE_ONLY), unsigned int);
+
+/* ... callback signatures and member types. */
+PIN_SAME(aclrtDeviceStateCallback,
+	 void (*)(int32_t, aclrtDeviceState, void *));
+PIN_SAME(aclrtDeviceTaskAbortCallback,
+	 int32_t (*)(int32_t, aclrtDeviceTaskAbortStage, uint32_t, void *));
+PIN_SAME(aclrtAllocatorAllocFunc, void *(*)(aclrtAllocator, size_t));
+PIN_SAME(aclrtAllocatorFreeFunc, void (*)(aclrtAllocator, aclrtAllocatorBlock));
+PIN_SAME(aclrtAllocatorAllocAdviseFunc,
+	 void *(*)(aclrtAllocator, size_t, aclrtAllocatorAddr));
+PIN_SAME(aclrtAllocatorGetAddrFromBlockFunc, void *(*)(aclrtAllocatorBlock));
+PIN_SAME(aclrtMemPool, void *);
+PIN_SAME(decltype(aclrtServerPid::pid), int32_t *);
+PIN_SAME(decltype(MemAttrMapping::isHostAlloc), bool);
+PIN_SAME(decltype(aclrtMemFabricHandle::data), uint8_t[128]);
+PIN_SAME(decltype(aclrtIpcEventHandle::reserved), char[64]);
+PIN_SAME(decltype(aclrtMemPoolProps::reserved), unsigned char[32]);
+PIN_SAME(decltype(aclrtStreamAttrValue::failureMode), uint64_t);
+PIN_SAME(decltype(aclrtUtilizationInfo::utilizationExtend),
+	 aclrtUtilizationExtendInfo *);
 
 /*
  * Real references, one per header block of declarations: the Makefile
