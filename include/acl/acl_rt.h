@@ -77,11 +77,6 @@ extern "C" {
 #define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
 #define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT 0x0UL
 #define ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x1UL
-/* aclrtIpcMemSetAttr(): values of ACL_RT_IPC_MEM_ATTR_ACCESS_LINK. */
-#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_SIO 0
-#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_HCCS 1
-#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH 2
-#define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH 3
 #define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
 #define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
 #define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
@@ -144,11 +139,6 @@ extern "C" {
 #define ACL_RT_MEM_TYPE_RSVD (0X10U)
 
 typedef enum aclrtRunMode { ACL_DEVICE = 0, ACL_HOST = 1 } aclrtRunMode;
-
-/* aclrtIpcMemSetAttr(): what to set (CANN's enum has no tag). */
-typedef enum {
-	ACL_RT_IPC_MEM_ATTR_ACCESS_LINK,
-} aclrtIpcMemAttrType;
 
 typedef enum aclrtTsId {
 	ACL_TS_ID_AICORE = 0,
