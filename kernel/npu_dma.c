@@ -33,6 +33,7 @@
 #include "npu_dma_prime.h"
 #include "npu_dma_queue.h"
 #include "npu_dma_sched.h"
+#include "npu_dma_vmm.h"
 #include "npu_dma_xfer.h"
 
 static unsigned int nr_sim;
@@ -93,6 +94,8 @@ NPU_DMA_IOCTL(ipc_export, true)
 NPU_DMA_IOCTL(ipc_set_pids, true)
 NPU_DMA_IOCTL(ipc_import, true)
 NPU_DMA_IOCTL(ipc_close, true)
+NPU_DMA_IOCTL(vmm_map, true)
+NPU_DMA_IOCTL(vmm_unmap, true)
 
 #define NPU_DMA_IOCTL_DEF(ioctl, func) \
 	DRM_IOCTL_DEF_DRV(NPU_DMA_##ioctl, func, DRM_RENDER_ALLOW)
@@ -113,6 +116,8 @@ static const struct drm_ioctl_desc npu_dma_ioctls[] = {
 	NPU_DMA_IOCTL_DEF(IPC_SET_PIDS, npu_dma_ipc_set_pids),
 	NPU_DMA_IOCTL_DEF(IPC_IMPORT, npu_dma_ipc_import),
 	NPU_DMA_IOCTL_DEF(IPC_CLOSE, npu_dma_ipc_close),
+	NPU_DMA_IOCTL_DEF(VMM_MAP, npu_dma_vmm_map),
+	NPU_DMA_IOCTL_DEF(VMM_UNMAP, npu_dma_vmm_unmap),
 };
 
 /*

@@ -99,6 +99,9 @@ struct npu_dma_stats {
  * @import_pool: device addresses for imported dma-bufs, in the NPU's
  *	window at @import_base (npu_dma_prime.c)
  * @import_base: first address of that window (see NPU_DMA_IMPORT_BASE)
+ * @vmm_base: first address of the NPU's window of virtual addresses
+ *	(VMM_MAP, npu_dma_vmm.c), right after its memory
+ * @vmm_size: bytes of that window
  * @channels: one count per DMA channel; every transfer holds one, so
  *	queues share the channels in FIFO order
  * @chan_lock: Protects @chan_busy
@@ -133,6 +136,8 @@ struct npu_dma_device {
 	struct npu_dma_devmem *mem;
 	struct gen_pool *import_pool;
 	u64 import_base;
+	u64 vmm_base;
+	u64 vmm_size;
 	struct semaphore channels;
 	spinlock_t chan_lock;		/* @chan_busy */
 	unsigned long chan_busy;
@@ -170,6 +175,11 @@ static inline struct npu_dma_device *to_npu_dma_device(struct drm_device *drm)
  * @imported: a foreign dma-buf imported by this NPU (npu_dma_prime.c)
  * @ipc: an alias made by IPC_IMPORT (npu_dma_ipc.c), covering a window
  *	of its allocation; removed by IPC_CLOSE, not by a GEM handle
+ * @vmm: an alias made by VMM_MAP (npu_dma_vmm.c), at a virtual address;
+ *	removed by VMM_UNMAP
+ * @phys: an alias: the allocation's device address that @start stands for
+ * @span: not in any tree: a job's side over several VMM mappings that
+ *	follow each other (struct npu_vmm_span, npu_dma_vmm.c)
  */
 struct npu_dma_range {
 	struct rb_node node;
@@ -179,7 +189,10 @@ struct npu_dma_range {
 	bool gone;
 	bool imported;
 	bool ipc;
+	bool vmm;
+	bool span;
 	struct npu_dma_range *target;
+	u64 phys;
 };
 
 /**
@@ -260,10 +273,11 @@ static inline bool npu_dma_own_memory(const struct npu_dma_device *ndev, u64 add
 	return addr >= ndev->mem_base && addr - ndev->mem_base < ndev->mem_size;
 }
 
-/* @addr lies in @ndev's memory or in its window of imported buffers. */
+/* @addr lies in @ndev's memory, or its windows of imports or mappings. */
 static inline bool npu_dma_own_addr(const struct npu_dma_device *ndev, u64 addr)
 {
 	return npu_dma_own_memory(ndev, addr) ||
+	       (addr >= ndev->vmm_base && addr - ndev->vmm_base < ndev->vmm_size) ||
 	       (addr >= ndev->import_base &&
 		addr - ndev->import_base < NPU_DMA_DEVMEM_STRIDE);
 }

@@ -171,13 +171,14 @@ int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void *data)
 	info->max_queue_entries = NPU_DMA_MAX_QUEUE_ENTRIES;
 	info->max_event_slots = NPU_DMA_MAX_EVENT_SLOTS;
 	info->mem_base = ndev->mem_base;
+	info->vmm_size = ndev->vmm_size;
 	info->peers = npu_dma_device_peers(ndev);
 	info->caps = NPU_DMA_CAP_COPY_2D | NPU_DMA_CAP_FILL | NPU_DMA_CAP_EVENTS |
 		     NPU_DMA_CAP_WAIT | NPU_DMA_CAP_HOST_BARRIER |
 		     NPU_DMA_CAP_BATCH | NPU_DMA_CAP_PAGEABLE |
 		     NPU_DMA_CAP_NEED_WAKEUP | NPU_DMA_CAP_GRAPH |
 		     NPU_DMA_CAP_COPY_INDIRECT | NPU_DMA_CAP_SUBMIT_INLINE |
-		     NPU_DMA_CAP_PRIME | NPU_DMA_CAP_IPC;
+		     NPU_DMA_CAP_PRIME | NPU_DMA_CAP_IPC | NPU_DMA_CAP_VMM;
 	info->max_graph_tasks = NPU_DMA_MAX_GRAPH_TASKS;
 	info->events_offset = npu_dma_area_offset(ctx->events_area);
 	info->events_size = ctx->events_area->size;

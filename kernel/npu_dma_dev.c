@@ -104,6 +104,14 @@ int npu_dma_device_add(struct npu_dma_device *ndev)
 	int ret;
 
 	ndev->mem_base = NPU_DMA_DEVMEM_BASE + ndev->index * NPU_DMA_DEVMEM_STRIDE;
+	/*
+	 * Virtual addresses for VMM_MAP follow the memory, twice its size
+	 * (room to reserve ahead, as caching allocators do), in the NPU's
+	 * stride: an address still names its NPU.
+	 */
+	ndev->vmm_base = NPU_DMA_VMM_BASE(ndev->mem_base, ndev->mem_size);
+	ndev->vmm_size = min(2 * (ndev->vmm_base - ndev->mem_base),
+			     ndev->mem_base + NPU_DMA_DEVMEM_STRIDE - ndev->vmm_base);
 	sema_init(&ndev->channels, ndev->nr_channels);
 	spin_lock_init(&ndev->chan_lock);
 	/* Engines that DMA-map need their memory mapped up front. */

@@ -38,6 +38,7 @@
 #include "npu_dma_retire.h"
 #include "npu_dma_trace.h"
 #include "npu_dma_validate.h"
+#include "npu_dma_vmm.h"
 #include "npu_dma_xfer.h"
 
 #define NPU_GRAPH_MAX_GRAPHS	NPU_DMA_MAX_GRAPHS
@@ -371,7 +372,7 @@ static bool npu_graph_side_gone(const struct npu_dma_side *side)
 {
 	return (side->kind == NPU_DMA_SIDE_DEV || side->kind == NPU_DMA_SIDE_HOST ||
 		side->kind == NPU_DMA_SIDE_IMPORT) &&
-	       READ_ONCE(side->obj->gone);
+	       npu_dma_range_gone(side->obj);
 }
 
 static int npu_graph_task_run(struct npu_dma_queue *q, struct npu_dma_job *t)

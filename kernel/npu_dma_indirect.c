@@ -20,6 +20,7 @@
 #include "npu_dma_mem.h"
 #include "npu_dma_queue.h"
 #include "npu_dma_validate.h"
+#include "npu_dma_vmm.h"
 #include "npu_dma_xfer.h"
 
 /* The u64 at device address @addr of the allocation on @side. */
@@ -32,7 +33,7 @@ static int npu_indirect_word(struct npu_dma_job *job, struct npu_dma_side *side,
 	int ret;
 
 	/* Freed since it was submitted (or captured): not read. */
-	if (READ_ONCE(side->obj->gone))
+	if (npu_dma_range_gone(side->obj))
 		return -EFAULT;
 	ret = npu_dma_devmem_seg(side->obj, addr, &seg);
 	if (ret)

@@ -286,13 +286,14 @@ static bool npu_ipc_allowed(const struct npu_ipc_share *s)
 int npu_dma_ipc_import_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
 	struct npu_dma_ipc_import *req = data;
+	bool handle = req->flags & NPU_DMA_IPC_IMPORT_F_HANDLE;
 	struct npu_dma_alloc *a = NULL;
 	struct npu_ipc_share *s;
 	u64 start = 0, size = 0;
 	int ret = 0;
 
-	if (req->flags || req->pad || req->dev_addr || req->size ||
-	    req->reserved[0] || req->reserved[1])
+	if ((req->flags & ~NPU_DMA_IPC_IMPORT_F_HANDLE) || req->handle ||
+	    req->dev_addr || req->size || req->reserved[0] || req->reserved[1])
 		return -EINVAL;
 	mutex_lock(&npu_ipc_lock);
 	s = npu_ipc_find(req->key);
@@ -302,6 +303,9 @@ int npu_dma_ipc_import_ioctl(struct npu_dma_ctx *ctx, void *data)
 		ret = -EXDEV;
 	else if (!npu_ipc_allowed(s))
 		ret = -EACCES;
+	else if (handle && (s->start != s->a->range.start ||
+			    s->size != s->a->range.size))
+		ret = -EINVAL;	/* a handle is of a whole allocation */
 	if (!ret) {
 		a = s->a;
 		drm_gem_object_get(&a->base);
@@ -314,7 +318,11 @@ int npu_dma_ipc_import_ioctl(struct npu_dma_ctx *ctx, void *data)
 		return ret;
 	}
 
-	ret = npu_dma_alias_add(ctx, &a->range, start, size, true);
+	if (handle)
+		ret = drm_gem_handle_create(ctx->file, &a->base, &req->handle);
+	else
+		ret = npu_dma_alias_add(ctx, &a->range, start, size, start,
+					NPU_DMA_ALIAS_IPC);
 	drm_gem_object_put(&a->base);
 	if (ret)
 		return ret;
@@ -346,7 +354,8 @@ int npu_dma_ipc_close_ioctl(struct npu_dma_ctx *ctx, void *data)
 	case NPU_DMA_IPC_CLOSE_IMPORT:
 		if (req->key[0] || req->key[1])
 			return -EINVAL;
-		return npu_dma_alias_remove_ipc(ctx, req->dev_addr);
+		return npu_dma_alias_remove_at(ctx, req->dev_addr,
+					       NPU_DMA_ALIAS_IPC);
 	default:
 		return -EINVAL;
 	}

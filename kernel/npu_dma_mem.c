@@ -53,6 +53,7 @@
 #include "npu_dma_pin.h"
 #include "npu_dma_prime.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_vmm.h"
 
 #define NPU_DMA_HUGE_SIZE	SZ_2M
 #define NPU_DMA_MAX_ALIGN	SZ_1G
@@ -86,9 +87,12 @@ struct npu_dma_devmem {
 	struct kref ref;
 };
 
-/* The allocation a device range stands for (itself, or an alias's). */
+/* The allocation a device range stands for (itself, an alias's, a span's). */
 static struct npu_dma_alloc *npu_range_alloc(struct npu_dma_range *range)
 {
+	/* A span's mappings are all of one file, of its NPU. */
+	if (range->span)
+		range = npu_dma_span_member(range, range->start);
 	return container_of(range->target ?: range, struct npu_dma_alloc, range);
 }
 
@@ -370,9 +374,18 @@ static struct page *npu_devmem_lazy_page(struct npu_dma_alloc *a,
 int npu_dma_devmem_seg(struct npu_dma_range *range, u64 addr,
 		       struct npu_dma_seg *seg)
 {
-	struct npu_dma_alloc *a = npu_range_alloc(range);
-	struct npu_dma_devmem *mem = a->mem;
-	unsigned long idx = (addr - mem->base) >> PAGE_SHIFT;
+	struct npu_dma_alloc *a;
+	struct npu_dma_devmem *mem;
+	unsigned long idx;
+
+	if (range->span)
+		range = npu_dma_span_member(range, addr);
+	a = npu_range_alloc(range);
+	mem = a->mem;
+	/* An alias (a mapping at a virtual address) stands for @phys. */
+	if (range->target)
+		addr = addr - range->start + range->phys;
+	idx = (addr - mem->base) >> PAGE_SHIFT;
 
 	seg->offset = offset_in_page(addr);
 	if (mem->lazy) {
@@ -484,7 +497,8 @@ static int npu_alloc_gem_open(struct drm_gem_object *obj, struct drm_file *file)
 	own = file == a->owner && !a->range.gone;
 	mutex_unlock(&ctx->lock);
 	return own ? 0 : npu_dma_alias_add(ctx, &a->range, a->range.start,
-					   a->range.size, false);
+					   a->range.size, a->range.start,
+					   NPU_DMA_ALIAS_HANDLE);
 }
 
 static const struct drm_gem_object_funcs npu_alloc_gem_funcs = {
@@ -576,6 +590,8 @@ void npu_dma_alloc_put(struct npu_dma_range *range)
 {
 	if (range->imported)	/* a context's tree holds these too */
 		npu_dma_import_put(range);
+	else if (range->span)
+		npu_dma_span_put(range);
 	else
 		kref_put(&range->ref, range->target ? npu_dma_alias_release :
 						      npu_dma_alloc_release);

@@ -209,16 +209,18 @@ const struct vm_operations_struct npu_dma_alloc_vm_ops = {
  * @ctx: that file's context
  * @target: the allocation's range
  * @start: first device address the alias covers (page aligned)
- * @size: bytes it covers, inside @target
- * @ipc: made by IPC_IMPORT (npu_dma_ipc.c), not by a GEM handle
+ * @size: bytes it covers
+ * @phys: the address of @target that @start stands for; the alias covers
+ *	[@phys, @phys + @size) of @target
+ * @kind: who made it (a GEM handle, IPC_IMPORT, VMM_MAP), who removes it
  *
- * The alias sits at the allocation's own device addresses in @ctx's tree
- * and holds the GEM object; jobs of @ctx reference the alias.
+ * The alias sits in @ctx's tree and holds the GEM object; jobs of @ctx
+ * reference the alias.
  *
  * Return: 0, -ENOMEM, or -EEXIST if the file already has an address of it.
  */
 int npu_dma_alias_add(struct npu_dma_ctx *ctx, struct npu_dma_range *target,
-		      u64 start, u64 size, bool ipc)
+		      u64 start, u64 size, u64 phys, enum npu_dma_alias_kind kind)
 {
 	struct npu_dma_alloc *a = container_of(target, struct npu_dma_alloc, range);
 	struct npu_dma_range *al;
@@ -230,7 +232,9 @@ int npu_dma_alias_add(struct npu_dma_ctx *ctx, struct npu_dma_range *target,
 	al->start = start;
 	al->size = size;
 	al->target = target;
-	al->ipc = ipc;
+	al->phys = phys;
+	al->ipc = kind == NPU_DMA_ALIAS_IPC;
+	al->vmm = kind == NPU_DMA_ALIAS_VMM;
 	kref_init(&al->ref);
 	mutex_lock(&ctx->lock);
 	ret = npu_dma_range_insert(&ctx->mem_tree, al);
@@ -254,7 +258,7 @@ void npu_dma_alias_remove(struct npu_dma_ctx *ctx, struct npu_dma_range *target)
 
 	mutex_lock(&ctx->lock);
 	r = npu_dma_range_find(&ctx->mem_tree, target->start, 1);
-	if (r && r->target == target && !r->ipc) {
+	if (r && r->target == target && !r->ipc && !r->vmm) {
 		rb_erase(&r->node, &ctx->mem_tree);
 		WRITE_ONCE(r->gone, true);
 	} else {
@@ -266,19 +270,24 @@ void npu_dma_alias_remove(struct npu_dma_ctx *ctx, struct npu_dma_range *target)
 }
 
 /**
- * npu_dma_alias_remove_ipc() - IPC_CLOSE of an import
- * @ctx: the importing file's context
- * @start: the import's device address
+ * npu_dma_alias_remove_at() - IPC_CLOSE of an import, VMM_UNMAP of a mapping
+ * @ctx: the file's context
+ * @start: the alias's first device address
+ * @kind: NPU_DMA_ALIAS_IPC or NPU_DMA_ALIAS_VMM
  *
- * Return: 0, or -ENOENT if @ctx has no import by key there.
+ * Return: 0, or -ENOENT if @ctx has no such alias starting there.
  */
-int npu_dma_alias_remove_ipc(struct npu_dma_ctx *ctx, u64 start)
+int npu_dma_alias_remove_at(struct npu_dma_ctx *ctx, u64 start,
+			    enum npu_dma_alias_kind kind)
 {
 	struct npu_dma_range *r;
+	bool match;
 
 	mutex_lock(&ctx->lock);
 	r = npu_dma_range_find(&ctx->mem_tree, start, 1);
-	if (r && r->ipc && r->start == start) {
+	match = r && r->start == start && r->target &&
+		(kind == NPU_DMA_ALIAS_IPC ? r->ipc : r->vmm);
+	if (match) {
 		rb_erase(&r->node, &ctx->mem_tree);
 		WRITE_ONCE(r->gone, true);
 	} else {

@@ -28,10 +28,18 @@ int npu_dma_alloc_mmap(struct drm_gem_object *obj, struct vm_area_struct *vma);
 extern const struct vm_operations_struct npu_dma_alloc_vm_ops;
 
 /* Another file's handles on an allocation: aliases in its tree. */
+/* Who made an alias, and so who may remove it. */
+enum npu_dma_alias_kind {
+	NPU_DMA_ALIAS_HANDLE,	/* another file's GEM handle, at the same address */
+	NPU_DMA_ALIAS_IPC,	/* IPC_IMPORT of a window, at the same address */
+	NPU_DMA_ALIAS_VMM,	/* VMM_MAP, at a virtual address */
+};
+
 int npu_dma_alias_add(struct npu_dma_ctx *ctx, struct npu_dma_range *target,
-		      u64 start, u64 size, bool ipc);
+		      u64 start, u64 size, u64 phys, enum npu_dma_alias_kind kind);
 void npu_dma_alias_remove(struct npu_dma_ctx *ctx, struct npu_dma_range *target);
-int npu_dma_alias_remove_ipc(struct npu_dma_ctx *ctx, u64 start);
+int npu_dma_alias_remove_at(struct npu_dma_ctx *ctx, u64 start,
+			    enum npu_dma_alias_kind kind);
 void npu_dma_alias_release(struct kref *ref);
 
 /* Foreign dma-bufs. */

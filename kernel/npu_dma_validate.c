@@ -25,6 +25,7 @@
 #include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
 #include "npu_dma_validate.h"
+#include "npu_dma_vmm.h"
 
 static int npu_val_fields(const struct npu_dma_desc *d)
 {
@@ -267,9 +268,12 @@ static int npu_val_resolve(struct npu_dma_ctx *ctx, struct npu_val_cache *c,
 		r = NULL;	/* registered read-only */
 	if (r)
 		kref_get(&r->ref);
+	else if (!host)
+		r = npu_dma_span_get(&ctx->mem_tree, addr, extent);
 	if (c) {
 		c->locked = true;
-		c->last[write] = r;
+		/* A span is this side's own: a later member finds its own. */
+		c->last[write] = r && !r->span ? r : NULL;
 		c->last_host[write] = host;
 	} else {
 		mutex_unlock(&ctx->lock);

@@ -48,6 +48,7 @@ extern "C" {
 #define NPU_DMA_CAP_SUBMIT_INLINE	(1ULL << 10)	/* NPU_DMA_SUBMIT_F_INLINE */
 #define NPU_DMA_CAP_PRIME		(1ULL << 11)	/* dma-buf export, import; MEM_INFO */
 #define NPU_DMA_CAP_IPC			(1ULL << 12)	/* IPC_EXPORT .. IPC_CLOSE */
+#define NPU_DMA_CAP_VMM			(1ULL << 13)	/* VMM_MAP, VMM_UNMAP */
 
 /**
  * struct npu_dma_info - DRM_IOCTL_NPU_DMA_GET_INFO: what this NPU is and can do
@@ -82,7 +83,9 @@ extern "C" {
  * @max_pin_len: out: longest pageable host side of one descriptor, in
  *	bytes (a longer one completes with -E2BIG): split pageable copies
  *	to this (the queue_pinned_mb module parameter)
- * @reserved: zero on output
+ * @vmm_size: out: bytes of the NPU's window of virtual device addresses
+ *	(VMM_MAP), which starts right after its memory, at
+ *	NPU_DMA_VMM_BASE(mem_base, mem_size); 0 without one
  */
 struct npu_dma_info {
 	__u32 size;
@@ -107,8 +110,13 @@ struct npu_dma_info {
 	__u64 events_offset;
 	__u64 events_size;
 	__u64 max_pin_len;
-	__u64 reserved;
+	__u64 vmm_size;
 };
+
+/* Alignment of the VMM window and of its mappings' recommended size. */
+#define NPU_DMA_VMM_ALIGN		(2ULL << 20)
+#define NPU_DMA_VMM_BASE(mem_base, mem_size) \
+	((mem_base) + (((mem_size) + NPU_DMA_VMM_ALIGN - 1) & ~(NPU_DMA_VMM_ALIGN - 1)))
 
 /* Page-size policies of device memory (struct npu_dma_mem_alloc.policy). */
 #define NPU_DMA_MEM_HUGE_FIRST		0	/* 2 MiB pages, else 4 KiB */
@@ -230,10 +238,13 @@ struct npu_dma_ipc_set_pids {
 /**
  * struct npu_dma_ipc_import - DRM_IOCTL_NPU_DMA_IPC_IMPORT: map a share
  * @key: in: a share's key, of this file's NPU
- * @flags: in: zero
- * @pad: in: zero
+ * @flags: in: NPU_DMA_IPC_IMPORT_F_*
+ * @handle: out, with NPU_DMA_IPC_IMPORT_F_HANDLE: a GEM handle of the
+ *	whole allocation instead of a mapping of the window (the share must
+ *	cover the whole allocation), to map with VMM_MAP; GEM_CLOSE it
  * @dev_addr: out: the window's device address, the same as the
- *	exporter's; copies of this file may name it until IPC_CLOSE
+ *	exporter's; copies of this file may name it until IPC_CLOSE (with
+ *	NPU_DMA_IPC_IMPORT_F_HANDLE: the allocation's, named by the handle)
  * @size: out: the window's size
  * @reserved: in: zero
  *
@@ -244,11 +255,14 @@ struct npu_dma_ipc_set_pids {
 struct npu_dma_ipc_import {
 	__u64 key[2];
 	__u32 flags;
-	__u32 pad;
+	__u32 handle;
 	__u64 dev_addr;
 	__u64 size;
 	__u64 reserved[2];
 };
+
+/* struct npu_dma_ipc_import.flags */
+#define NPU_DMA_IPC_IMPORT_F_HANDLE	(1U << 0)	/* a GEM handle, for VMM_MAP */
 
 /* struct npu_dma_ipc_close.flags: exactly one */
 #define NPU_DMA_IPC_CLOSE_EXPORT	(1U << 0)	/* revoke @key */
@@ -267,6 +281,46 @@ struct npu_dma_ipc_import {
 struct npu_dma_ipc_close {
 	__u64 key[2];
 	__u64 dev_addr;
+	__u32 flags;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_vmm_map - DRM_IOCTL_NPU_DMA_VMM_MAP: map memory at a virtual address
+ * @va: in: where, in the NPU's VMM window (page aligned)
+ * @size: in: bytes (page aligned, not zero)
+ * @offset: in: where in the allocation the mapping starts (page aligned)
+ * @handle: in: a GEM handle of the file: one of its allocations, or one
+ *	imported (PRIME, IPC_IMPORT with NPU_DMA_IPC_IMPORT_F_HANDLE)
+ * @flags: in: zero
+ * @reserved: in: zero
+ *
+ * Descriptors of this file may then name [@va, @va + @size), as they name
+ * allocations; the mapping holds the memory until VMM_UNMAP or close.
+ * -EEXIST if the range overlaps a mapping of the file.
+ */
+struct npu_dma_vmm_map {
+	__u64 va;
+	__u64 size;
+	__u64 offset;
+	__u32 handle;
+	__u32 flags;
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_vmm_unmap - DRM_IOCTL_NPU_DMA_VMM_UNMAP
+ * @va: in: the start of a mapping of the file
+ * @flags: in: zero
+ * @pad: in: zero
+ * @reserved: in: zero
+ *
+ * Copies already queued keep the memory until they complete; later ones
+ * naming the range fail with -EFAULT.
+ */
+struct npu_dma_vmm_unmap {
+	__u64 va;
 	__u32 flags;
 	__u32 pad;
 	__u64 reserved[2];
@@ -624,6 +678,8 @@ struct npu_dma_graph_destroy {
 #define DRM_NPU_DMA_IPC_SET_PIDS	0x0c
 #define DRM_NPU_DMA_IPC_IMPORT		0x0d
 #define DRM_NPU_DMA_IPC_CLOSE		0x0e
+#define DRM_NPU_DMA_VMM_MAP		0x0f
+#define DRM_NPU_DMA_VMM_UNMAP		0x10
 
 #define DRM_IOCTL_NPU_DMA_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_GET_INFO, struct npu_dma_info)
@@ -655,6 +711,10 @@ struct npu_dma_graph_destroy {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_IPC_IMPORT, struct npu_dma_ipc_import)
 #define DRM_IOCTL_NPU_DMA_IPC_CLOSE \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_IPC_CLOSE, struct npu_dma_ipc_close)
+#define DRM_IOCTL_NPU_DMA_VMM_MAP \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_VMM_MAP, struct npu_dma_vmm_map)
+#define DRM_IOCTL_NPU_DMA_VMM_UNMAP \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_VMM_UNMAP, struct npu_dma_vmm_unmap)
 
 #if defined(__cplusplus)
 }

@@ -51,7 +51,7 @@ OFF(npu_dma_info, pad2, 100);
 OFF(npu_dma_info, events_offset, 104);
 OFF(npu_dma_info, events_size, 112);
 OFF(npu_dma_info, max_pin_len, 120);
-OFF(npu_dma_info, reserved, 128);
+OFF(npu_dma_info, vmm_size, 128);
 
 ABI(npu_dma_mem_alloc, 64);
 OFF(npu_dma_mem_alloc, size, 0);
@@ -151,12 +151,53 @@ OFF(npu_dma_graph_destroy, graph_id, 0);
 OFF(npu_dma_graph_destroy, flags, 4);
 OFF(npu_dma_graph_destroy, reserved, 8);
 
+ABI(npu_dma_mem_info, 40);
+OFF(npu_dma_mem_info, flags, 4);
+OFF(npu_dma_mem_info, dev_addr, 8);
+OFF(npu_dma_mem_info, size, 16);
+OFF(npu_dma_mem_info, reserved, 24);
+
+ABI(npu_dma_ipc_export, 56);
+OFF(npu_dma_ipc_export, size, 8);
+OFF(npu_dma_ipc_export, flags, 16);
+OFF(npu_dma_ipc_export, key, 24);
+OFF(npu_dma_ipc_export, reserved, 40);
+
+ABI(npu_dma_ipc_set_pids, 48);
+OFF(npu_dma_ipc_set_pids, pids, 16);
+OFF(npu_dma_ipc_set_pids, count, 24);
+OFF(npu_dma_ipc_set_pids, flags, 28);
+OFF(npu_dma_ipc_set_pids, reserved, 32);
+
+ABI(npu_dma_ipc_import, 56);
+OFF(npu_dma_ipc_import, flags, 16);
+OFF(npu_dma_ipc_import, handle, 20);
+OFF(npu_dma_ipc_import, dev_addr, 24);
+OFF(npu_dma_ipc_import, size, 32);
+OFF(npu_dma_ipc_import, reserved, 40);
+
+ABI(npu_dma_ipc_close, 48);
+OFF(npu_dma_ipc_close, dev_addr, 16);
+OFF(npu_dma_ipc_close, flags, 24);
+OFF(npu_dma_ipc_close, reserved, 32);
+
+ABI(npu_dma_vmm_map, 48);
+OFF(npu_dma_vmm_map, size, 8);
+OFF(npu_dma_vmm_map, offset, 16);
+OFF(npu_dma_vmm_map, handle, 24);
+OFF(npu_dma_vmm_map, flags, 28);
+OFF(npu_dma_vmm_map, reserved, 32);
+
+ABI(npu_dma_vmm_unmap, 32);
+OFF(npu_dma_vmm_unmap, flags, 8);
+OFF(npu_dma_vmm_unmap, reserved, 16);
+
 /*
  * Direction, size and number: a changed structure changes its ioctl.
- * The driver's commands are DRM_COMMAND_BASE (0x40) + 0..9 of type 'd'.
+ * The driver's commands are DRM_COMMAND_BASE (0x40) + 0..0x10 of type 'd'.
  */
 ABI_ASSERT(DRM_COMMAND_BASE == 0x40, "DRM_COMMAND_BASE");
-ABI_ASSERT(DRM_NPU_DMA_GET_INFO == 0 && DRM_NPU_DMA_GRAPH_DESTROY == 9, "command indexes");
+ABI_ASSERT(DRM_NPU_DMA_GET_INFO == 0 && DRM_NPU_DMA_VMM_UNMAP == 0x10, "command indexes");
 IOCTL(GET_INFO, 0xc0886440u);
 IOCTL(MEM_ALLOC, 0xc0406441u);
 IOCTL(HOST_REGISTER, 0x40286442u);
@@ -167,6 +208,13 @@ IOCTL(QUEUE_SUBMIT, 0x40186446u);
 IOCTL(BARRIER_RELEASE, 0x40206447u);
 IOCTL(GRAPH_CREATE, 0xc0286448u);
 IOCTL(GRAPH_DESTROY, 0x40186449u);
+IOCTL(MEM_INFO, 0xc028644au);
+IOCTL(IPC_EXPORT, 0xc038644bu);
+IOCTL(IPC_SET_PIDS, 0x4030644cu);
+IOCTL(IPC_IMPORT, 0xc038644du);
+IOCTL(IPC_CLOSE, 0x4030644eu);
+IOCTL(VMM_MAP, 0x4030644fu);
+IOCTL(VMM_UNMAP, 0x40206450u);
 /* Device memory is freed by the DRM core's GEM_CLOSE. */
 ABI_ASSERT(DRM_IOCTL_GEM_CLOSE == 0x40086409u && sizeof(struct drm_gem_close) == 8,
 	   "GEM_CLOSE");

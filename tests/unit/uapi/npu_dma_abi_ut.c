@@ -71,6 +71,20 @@ START_TEST(test_abi_ioctl_numbers)
 		  sizeof(struct npu_dma_graph_create), _IOC_READ | _IOC_WRITE },
 		{ DRM_IOCTL_NPU_DMA_GRAPH_DESTROY, DRM_NPU_DMA_GRAPH_DESTROY,
 		  sizeof(struct npu_dma_graph_destroy), _IOC_WRITE },
+		{ DRM_IOCTL_NPU_DMA_MEM_INFO, DRM_NPU_DMA_MEM_INFO,
+		  sizeof(struct npu_dma_mem_info), _IOC_READ | _IOC_WRITE },
+		{ DRM_IOCTL_NPU_DMA_IPC_EXPORT, DRM_NPU_DMA_IPC_EXPORT,
+		  sizeof(struct npu_dma_ipc_export), _IOC_READ | _IOC_WRITE },
+		{ DRM_IOCTL_NPU_DMA_IPC_SET_PIDS, DRM_NPU_DMA_IPC_SET_PIDS,
+		  sizeof(struct npu_dma_ipc_set_pids), _IOC_WRITE },
+		{ DRM_IOCTL_NPU_DMA_IPC_IMPORT, DRM_NPU_DMA_IPC_IMPORT,
+		  sizeof(struct npu_dma_ipc_import), _IOC_READ | _IOC_WRITE },
+		{ DRM_IOCTL_NPU_DMA_IPC_CLOSE, DRM_NPU_DMA_IPC_CLOSE,
+		  sizeof(struct npu_dma_ipc_close), _IOC_WRITE },
+		{ DRM_IOCTL_NPU_DMA_VMM_MAP, DRM_NPU_DMA_VMM_MAP,
+		  sizeof(struct npu_dma_vmm_map), _IOC_WRITE },
+		{ DRM_IOCTL_NPU_DMA_VMM_UNMAP, DRM_NPU_DMA_VMM_UNMAP,
+		  sizeof(struct npu_dma_vmm_unmap), _IOC_WRITE },
 	};
 	unsigned int i;
 
@@ -95,9 +109,10 @@ START_TEST(test_abi_growth)
 {
 	ck_assert_uint_ge(offsetof(struct npu_dma_info, events_offset), 104);
 	ck_assert_uint_eq(offsetof(struct npu_dma_mem_alloc, handle), 40);
-	/* max_pin_len took the first of the two reserved words. */
+	/* max_pin_len took the first of the two reserved words, vmm_size the other. */
 	ck_assert_uint_eq(offsetof(struct npu_dma_info, max_pin_len), 120);
-	ck_assert_uint_eq(sizeof(((struct npu_dma_info *)0)->reserved), 8);
+	ck_assert_uint_eq(offsetof(struct npu_dma_info, vmm_size), 128);
+	ck_assert_uint_eq(sizeof(struct npu_dma_info), 136);
 	ck_assert_uint_eq(sizeof(((struct npu_dma_mem_alloc *)0)->reserved), 16);
 }
 END_TEST
