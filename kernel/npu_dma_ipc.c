@@ -214,12 +214,13 @@ static struct pid **npu_ipc_get_pids(const struct npu_dma_ipc_set_pids *req)
 	for (i = 0; i < req->count && !ret; i++) {
 		s32 nr;
 
-		if (get_user(nr, up + i))
+		if (get_user(nr, up + i)) {
 			ret = -EFAULT;
-		else if (nr <= 0)
-			ret = -EINVAL;
-		else if (!(pids[i] = find_get_pid(nr)))
-			ret = -ESRCH;
+			break;
+		}
+		pids[i] = nr > 0 ? find_get_pid(nr) : NULL;
+		if (!pids[i])
+			ret = nr > 0 ? -ESRCH : -EINVAL;
 	}
 	if (!ret)
 		return pids;
