@@ -190,6 +190,8 @@ int npu_dma_ipc_export_ioctl(struct npu_dma_ctx *ctx, void *data)
 	mutex_lock(&npu_ipc_lock);
 	do {
 		get_random_bytes(s->key, sizeof(s->key));
+		if (req->flags & NPU_DMA_IPC_F_KEY64)
+			s->key[1] = 0;
 	} while ((!s->key[0] && !s->key[1]) || npu_ipc_find(s->key));
 	hash_add(npu_ipc_shares, &s->hnode, s->key[0]);
 	list_add_tail(&s->owner_node, &ctx->ipc_shares);

@@ -75,7 +75,7 @@ aclError acl_device_open_locked(struct acl_device *dev)
 		return e;
 	dev->info = info;
 	dev->fd = fd;
-	if (dev->va_base && dev->va_size != dev->info.mem_size)
+	if (dev->va_base && dev->va_size != acl_va_span(&dev->info))
 		acl_va_release(dev);	/* module reloaded with a new size */
 	ret = acl_va_reserve(dev);
 	if (!ret)

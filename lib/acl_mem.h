@@ -58,6 +58,8 @@ static inline uint64_t acl_dev_addr(const struct acl_device *dev,
 }
 
 void *acl_dev_to_va(const struct acl_va *va, uint64_t dev_addr);
+/* Bytes of device addresses a reservation covers: memory and VMM window. */
+uint64_t acl_va_span(const struct npu_dma_info *info);
 int acl_va_reserve(struct acl_device *dev);
 void acl_va_release(struct acl_device *dev);
 /* Device whose reservation holds @p, or NULL. */

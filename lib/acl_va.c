@@ -23,17 +23,30 @@ void *acl_dev_to_va(const struct acl_va *va, uint64_t dev_addr)
 	return (void *)(va->base + (uintptr_t)(dev_addr - va->mem_base));
 }
 
+/*
+ * The device's memory and, after it, its window of virtual device
+ * addresses (aclrtReserveMemAddress, acl_vmm.c): one linear range.
+ */
+uint64_t acl_va_span(const struct npu_dma_info *info)
+{
+	if (!info->vmm_size)
+		return info->mem_size;
+	return NPU_DMA_VMM_BASE(info->mem_base, info->mem_size) -
+	       info->mem_base + info->vmm_size;
+}
+
 int acl_va_reserve(struct acl_device *dev)
 {
+	uint64_t size = acl_va_span(&dev->info);
 	void *p;
 
 	if (dev->va_base)
 		return 0;
-	p = mmap(NULL, dev->info.mem_size, PROT_NONE,
+	p = mmap(NULL, size, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
-	dev->va_size = dev->info.mem_size;
+	dev->va_size = size;
 	__atomic_store_n(&dev->va_base, (uintptr_t)p, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -189,7 +189,8 @@ struct npu_dma_mem_info {
 
 /* struct npu_dma_ipc_export.flags */
 #define NPU_DMA_IPC_F_NO_PID_CHECK	(1U << 0)	/* any process may import */
-#define NPU_DMA_IPC_EXPORT_FLAGS	NPU_DMA_IPC_F_NO_PID_CHECK
+#define NPU_DMA_IPC_F_KEY64		(1U << 1)	/* key[1] is 0: a 64-bit key */
+#define NPU_DMA_IPC_EXPORT_FLAGS	(NPU_DMA_IPC_F_NO_PID_CHECK | NPU_DMA_IPC_F_KEY64)
 /* Pids one share may allow (NPU_DMA_IPC_SET_PIDS, in all). */
 #define NPU_DMA_IPC_MAX_PIDS		1024
 
@@ -201,7 +202,9 @@ struct npu_dma_mem_info {
  * @flags: in: NPU_DMA_IPC_F_*
  * @pad: in: zero
  * @key: out: the share's key, random; names it on this NPU to any process
- *	on the share's pid list (or to any, with NPU_DMA_IPC_F_NO_PID_CHECK)
+ *	on the share's pid list (or to any, with NPU_DMA_IPC_F_NO_PID_CHECK).
+ *	With NPU_DMA_IPC_F_KEY64 only @key[0] is random and @key[1] is 0,
+ *	for APIs whose handles are 64 bits (CANN's shareable handles)
  * @reserved: in: zero
  *
  * The share lasts until the file revokes it (IPC_CLOSE), frees the
