@@ -170,6 +170,7 @@ static void acl_refs_events(struct acl_stream *s, const struct acl_ref *refs,
 		e = refs[i].ev;
 		pthread_mutex_lock(&e->lock);
 		e->captured = !first;
+		e->rec_gen++;
 		/* Re-recorded on the same ring: the event keeps its reference. */
 		if (first && e->ring != s->ring) {
 			if (e->ring)
