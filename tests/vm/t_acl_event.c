@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * libacl in the guest: the event calls that act in stream order (reset,
+ * waits with a time limit), the wait status, ids, free slots and the
+ * record/wait flags. A stream is held still by a gate: a host function
+ * that returns only once the test opens it, so "not yet" is a fact of
+ * the test, not of timing.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "t_acl.h"
+
+/* A host function that holds its stream until the test opens it. */
+struct t_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int open;
+};
+
+static void t_gate_init(struct t_gate *g)
+{
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_cond_init(&g->cond, NULL);
+	g->open = 0;
+}
+
+static void t_gate_fn(void *p)
+{
+	struct t_gate *g = p;
+
+	pthread_mutex_lock(&g->lock);
+	while (!g->open)
+		pthread_cond_wait(&g->cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
+static void t_gate_open(struct t_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	g->open = 1;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+static void t_count_fn(void *p)
+{
+	__atomic_add_fetch((int *)p, 1, __ATOMIC_RELAXED);
+}
+
+static aclrtEventRecordedStatus t_status(aclrtEvent e)
+{
+	aclrtEventRecordedStatus st;
+
+	T_ACL_OK(aclrtQueryEventStatus(e, &st));
+	return st;
+}
+
+static aclrtEventWaitStatus t_wait_status(aclrtEvent e)
+{
+	aclrtEventWaitStatus st = ACL_EVENT_WAIT_STATUS_RESERVED;
+
+	T_ACL_OK(aclrtQueryEventWaitStatus(e, &st));
+	return st;
+}
+
+/* A reset queued behind a closed gate has not happened yet. */
+START_TEST(test_reset_in_stream_order)
+{
+	struct t_gate g;
+	aclrtStream s1, s2;
+	aclrtEvent e;
+	int dev;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	t_gate_init(&g);
+	T_ACL_OK(aclrtCreateStream(&s1));
+	T_ACL_OK(aclrtCreateStream(&s2));
+	T_ACL_OK(aclrtCreateEvent(&e));
+	T_ACL_OK(aclrtRecordEvent(e, s1));
+	T_ACL_OK(aclrtSynchronizeStream(s1));
+	ck_assert_int_eq(t_status(e), ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	T_ACL_OK(aclrtLaunchHostFunc(s2, t_gate_fn, &g));
+	T_ACL_OK(aclrtResetEvent(e, s2));
+	ck_assert_msg(t_status(e) == ACL_EVENT_RECORDED_STATUS_COMPLETE,
+		      "the reset took effect before its stream reached it");
+	t_gate_open(&g);
+	T_ACL_OK(aclrtSynchronizeStream(s2));
+	ck_assert_int_eq(t_status(e), ACL_EVENT_RECORDED_STATUS_NOT_READY);
+
+	/* A record made after the reset call survives the reset. */
+	t_gate_init(&g);
+	T_ACL_OK(aclrtLaunchHostFunc(s2, t_gate_fn, &g));
+	T_ACL_OK(aclrtResetEvent(e, s2));
+	T_ACL_OK(aclrtRecordEvent(e, s1));
+	T_ACL_OK(aclrtSynchronizeStream(s1));
+	t_gate_open(&g);
+	T_ACL_OK(aclrtSynchronizeStream(s2));
+	ck_assert_int_eq(t_status(e), ACL_EVENT_RECORDED_STATUS_COMPLETE);
+
+	/* Destroyed while its reset is queued: the reset still runs. */
+	t_gate_init(&g);
+	T_ACL_OK(aclrtLaunchHostFunc(s2, t_gate_fn, &g));
+	T_ACL_OK(aclrtResetEvent(e, s2));
+	T_ACL_OK(aclrtDestroyEvent(e));
+	t_gate_open(&g);
+	T_ACL_OK(aclrtSynchronizeStream(s2));
+	T_ACL_OK(aclrtDestroyStream(s1));
+	T_ACL_OK(aclrtDestroyStream(s2));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+/* s1 records e behind a closed gate; s2 waits for e, then counts. */
+struct t_waiting {
+	struct t_gate g;
+	aclrtStream s1, s2;
+	aclrtEvent e;
+	int ran;
+};
+
+static void t_waiting_start(struct t_waiting *w)
+{
+	memset(w, 0, sizeof(*w));
+	t_gate_init(&w->g);
+	T_ACL_OK(aclrtCreateStream(&w->s1));
+	T_ACL_OK(aclrtCreateStream(&w->s2));
+	T_ACL_OK(aclrtCreateEvent(&w->e));
+	T_ACL_OK(aclrtLaunchHostFunc(w->s1, t_gate_fn, &w->g));
+	T_ACL_OK(aclrtRecordEvent(w->e, w->s1));
+	ck_assert_int_eq(t_wait_status(w->e), ACL_EVENT_WAIT_STATUS_COMPLETE);
+}
+
+static void t_waiting_end(struct t_waiting *w)
+{
+	t_gate_open(&w->g);
+	T_ACL_OK(aclrtSynchronizeStream(w->s1));
+	T_ACL_OK(aclrtDestroyEvent(w->e));
+	T_ACL_OK(aclrtDestroyStream(w->s1));
+	T_ACL_OK(aclrtDestroyStream(w->s2));
+}
+
+START_TEST(test_wait_timeout_expires)
+{
+	struct t_waiting w;
+	uint64_t t0, ms;
+	int dev;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	t_waiting_start(&w);
+	T_ACL_OK(aclrtStreamWaitEventWithTimeout(w.s2, w.e, 1));
+	T_ACL_OK(aclrtLaunchHostFunc(w.s2, t_count_fn, &w.ran));
+	ck_assert_int_eq(t_wait_status(w.e), ACL_EVENT_WAIT_STATUS_NOT_READY);
+	t0 = t_now_ns();
+	T_ACL_EQ(aclrtSynchronizeStream(w.s2), ACL_ERROR_RT_TASK_TIMEOUT);
+	t_acl_msg_has("timeout");
+	ms = (t_now_ns() - t0) / 1000000;
+	/* One second (CANN's unit), give or take the guest's clock. */
+	ck_assert_msg(ms >= 900 && ms < 20000, "timed out after %llu ms",
+		      (unsigned long long)ms);
+	/* The stream went on past the failed wait, and says so once. */
+	ck_assert_int_eq(w.ran, 1);
+	ck_assert_int_eq(t_wait_status(w.e), ACL_EVENT_WAIT_STATUS_COMPLETE);
+	T_ACL_OK(aclrtSynchronizeStream(w.s2));
+	ck_assert_int_eq(t_status(w.e), ACL_EVENT_RECORDED_STATUS_NOT_READY);
+	t_waiting_end(&w);
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+START_TEST(test_wait_timeout_met)
+{
+	struct t_waiting w;
+	int dev;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	t_waiting_start(&w);
+	T_ACL_OK(aclrtStreamWaitEventWithTimeout(w.s2, w.e, 60));
+	T_ACL_OK(aclrtStreamWaitEventWithFlag(w.s2, w.e, 60,
+					      ACL_EVENT_WAIT_DEFAULT));
+	T_ACL_OK(aclrtStreamWaitEventWithFlag(w.s2, w.e, 0,
+					      ACL_EVENT_WAIT_DEFAULT));
+	T_ACL_OK(aclrtLaunchHostFunc(w.s2, t_count_fn, &w.ran));
+	T_ACL_OK(aclrtStreamQuery(w.s2, &(aclrtStreamStatus){ 0 }));
+	ck_assert_int_eq(w.ran, 0);
+	ck_assert_int_eq(t_wait_status(w.e), ACL_EVENT_WAIT_STATUS_NOT_READY);
+	t_gate_open(&w.g);
+	T_ACL_OK(aclrtSynchronizeStream(w.s2));
+	ck_assert_int_eq(w.ran, 1);
+	ck_assert_int_eq(t_wait_status(w.e), ACL_EVENT_WAIT_STATUS_COMPLETE);
+	t_waiting_end(&w);
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+START_TEST(test_event_ids_and_slots)
+{
+	uint32_t avail, after, id1, id2;
+	aclrtEvent e1, e2;
+	int dev;
+
+	if (!t_acl_use_backend(1, &dev))
+		return;
+	T_ACL_OK(aclrtGetEventAvailNum(&avail));
+	ck_assert_uint_gt(avail, 2);
+	T_ACL_OK(aclrtCreateEvent(&e1));
+	T_ACL_OK(aclrtCreateEventWithFlag(&e2, ACL_EVENT_SYNC));
+	T_ACL_OK(aclrtGetEventAvailNum(&after));
+	ck_assert_uint_eq(after, avail - 2);
+	T_ACL_OK(aclrtGetEventId(e1, &id1));
+	T_ACL_OK(aclrtGetEventId(e2, &id2));
+	ck_assert_uint_ne(id1, id2);
+	ck_assert_uint_lt(id1, avail + 2);
+	T_ACL_EQ(aclrtGetEventId(e1, NULL), ACL_ERROR_INVALID_PARAM);
+	t_acl_msg_has("eventId");
+	T_ACL_EQ(aclrtGetEventId(NULL, &id1), ACL_ERROR_INVALID_PARAM);
+	T_ACL_EQ(aclrtGetEventAvailNum(NULL), ACL_ERROR_INVALID_PARAM);
+	t_acl_msg_has("eventCount");
+	T_ACL_OK(aclrtDestroyEvent(e1));
+	T_ACL_OK(aclrtDestroyEvent(e2));
+	T_ACL_OK(aclrtGetEventAvailNum(&after));
+	ck_assert_uint_eq(after, avail);
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+START_TEST(test_event_flags_rejected)
+{
+	aclrtEventWaitStatus ws;
+	aclrtEvent e, x;
+	aclrtStream s;
+	int dev;
+
+	if (!t_acl_use_backend(1, &dev))
+		return;
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_OK(aclrtCreateEvent(&e));
+	T_ACL_OK(aclrtCreateEventExWithFlag(&x, ACL_EVENT_SYNC));
+	T_ACL_EQ(aclrtRecordEventWithFlag(e, s, 2), ACL_ERROR_INVALID_PARAM);
+	t_acl_msg_has("flag=0x2");
+	T_ACL_EQ(aclrtRecordEventWithFlag(NULL, s, ACL_EVENT_RECORD_DEFAULT),
+		 ACL_ERROR_INVALID_PARAM);
+	T_ACL_EQ(aclrtRecordEventWithFlag(e, s, ACL_EVENT_RECORD_EXTERNAL),
+		 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	T_ACL_EQ(aclrtRecordEventWithFlag(x, s, ACL_EVENT_RECORD_EXTERNAL),
+		 ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+	T_ACL_EQ(aclrtStreamWaitEventWithFlag(s, e, 0, 2),
+		 ACL_ERROR_INVALID_PARAM);
+	t_acl_msg_has("flag=0x2");
+	T_ACL_EQ(aclrtStreamWaitEventWithFlag(s, x, 1, ACL_EVENT_WAIT_EXTERNAL),
+		 ACL_ERROR_INVALID_PARAM);
+	t_acl_msg_has("timeout=1");
+	T_ACL_EQ(aclrtStreamWaitEventWithFlag(s, x, 0, ACL_EVENT_WAIT_EXTERNAL),
+		 ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+	T_ACL_EQ(aclrtStreamWaitEventWithTimeout(s, e, -1),
+		 ACL_ERROR_RT_PARAM_INVALID);
+	t_acl_msg_has("timeout=-1");
+	T_ACL_EQ(aclrtQueryEventWaitStatus(e, NULL), ACL_ERROR_INVALID_PARAM);
+	t_acl_msg_has("status");
+	T_ACL_EQ(aclrtQueryEventWaitStatus(NULL, &ws), ACL_ERROR_INVALID_PARAM);
+	/* A DEFAULT record is a record. */
+	T_ACL_OK(aclrtRecordEventWithFlag(e, s, ACL_EVENT_RECORD_DEFAULT));
+	T_ACL_OK(aclrtSynchronizeEvent(e));
+	ck_assert_int_eq(t_status(e), ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	T_ACL_OK(aclrtDestroyEvent(e));
+	T_ACL_OK(aclrtDestroyEvent(x));
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+static Suite *acl_event_suite(void)
+{
+	Suite *s = suite_create("t_acl_event");
+	TCase *tc = tcase_create("event");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_reset_in_stream_order, 0, 2);
+	tcase_add_loop_test(tc, test_wait_timeout_expires, 0, 2);
+	tcase_add_loop_test(tc, test_wait_timeout_met, 0, 2);
+	tcase_add_test(tc, test_event_ids_and_slots);
+	tcase_add_test(tc, test_event_flags_rejected);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return t_run_suite(acl_event_suite());
+}
