@@ -263,6 +263,38 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
 	return ACL_SUCCESS;
 }
 
+/*
+ * The event and the stream of a call that queues work naming the event,
+ * the stream as acl_stream_for_work() takes it: the event, or NULL with
+ * the error recorded in *@ret.
+ */
+static struct acl_event *acl_event_for_work(aclrtEvent event,
+					    aclrtStream stream,
+					    struct acl_stream **s,
+					    aclError *ret)
+{
+	struct acl_event *e = acl_event_lookup(event, "event", ret);
+
+	if (!e)
+		return NULL;
+	*s = acl_stream_for_work(stream, ret);
+	return *s ? e : NULL;
+}
+
+/* Records and resets: not a device-only event, a stream of its device. */
+static aclError acl_event_host_usable(struct acl_event *e,
+				      struct acl_stream *s)
+{
+	if (e->flags & ACL_EVENT_DEVICE_USE_ONLY)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "event=%p is DEVICE_USE_ONLY", (void *)e);
+	if (s->ctx->dev != e->dev)
+		return acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
+			       "event of device %d, stream of device %d",
+			       e->dev->id, s->ctx->dev->id);
+	return ACL_SUCCESS;
+}
+
 static aclError acl_record_event(aclrtEvent event, aclrtStream stream)
 {
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_EVENT_RECORD };
@@ -274,19 +306,9 @@ static aclError acl_record_event(aclrtEvent event, aclrtStream stream)
 	aclError ret;
 	int err;
 
-	e = acl_event_lookup(event, "event", &ret);
-	if (!e)
+	e = acl_event_for_work(event, stream, &s, &ret);
+	if (!e || (ret = acl_event_host_usable(e, s)))
 		return ret;
-	s = acl_stream_for_work(stream, &ret);
-	if (!s)
-		return ret;
-	if (e->flags & ACL_EVENT_DEVICE_USE_ONLY)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "event=%p is DEVICE_USE_ONLY", event);
-	if (s->ctx->dev != e->dev)
-		return acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
-			       "event of device %d, stream of device %d",
-			       e->dev->id, s->ctx->dev->id);
 	d.dst = e->slot;
 	ref.ev = e;
 	/* The stream tells the event its (ring, seq), or that it captured. */
@@ -542,6 +564,15 @@ ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event,
 	return ret;
 }
 
+/* Waits and resets: CANN's events without ACL_EVENT_SYNC have neither. */
+static aclError acl_event_need_sync(struct acl_event *e)
+{
+	if (e->flags & ACL_EVENT_SYNC)
+		return ACL_SUCCESS;
+	return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		       "event=%p was created without ACL_EVENT_SYNC", (void *)e);
+}
+
 /* A wait's time limit in seconds as the runner's ms (INT32_MAX at most). */
 static int32_t acl_wait_limit_ms(uint32_t timeout_s)
 {
@@ -588,16 +619,9 @@ static aclError acl_wait_event(aclrtStream stream, aclrtEvent event,
 	aclError ret;
 	int err = 0;
 
-	e = acl_event_lookup(event, "event", &ret);
-	if (!e)
+	e = acl_event_for_work(event, stream, &s, &ret);
+	if (!e || (ret = acl_event_need_sync(e)))
 		return ret;
-	s = acl_stream_for_work(stream, &ret);
-	if (!s)
-		return ret;
-	if (!(e->flags & ACL_EVENT_SYNC))
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "event=%p was created without ACL_EVENT_SYNC",
-			       event);
 	if (!acl_event_record_of(e, &r, &seq))
 		return ACL_SUCCESS;	/* nothing captured: nothing to wait for */
 	if (acl_ring_completed(r) < seq)
@@ -675,23 +699,10 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event,
 	aclError ret;
 
 	ACL_ENTER();
-	e = acl_event_lookup(event, "event", &ret);
-	if (!e)
+	e = acl_event_for_work(event, stream, &s, &ret);
+	if (!e || (ret = acl_event_host_usable(e, s)) ||
+	    (ret = acl_event_need_sync(e)))
 		return ret;
-	s = acl_stream_for_work(stream, &ret);
-	if (!s)
-		return ret;
-	if (e->flags & ACL_EVENT_DEVICE_USE_ONLY)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "event=%p is DEVICE_USE_ONLY", event);
-	if (!(e->flags & ACL_EVENT_SYNC))
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "event=%p was created without ACL_EVENT_SYNC",
-			       event);
-	if (s->ctx->dev != e->dev)
-		return acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
-			       "event of device %d, stream of device %d",
-			       e->dev->id, s->ctx->dev->id);
 	t.event = e;
 	pthread_mutex_lock(&e->lock);
 	t.value = e->rec_gen;
@@ -715,6 +726,20 @@ aclError acl_event_run(const struct acl_htask *t)
 	return ACL_SUCCESS;
 }
 
+/* A query of @event into @out (called @name): the event, or NULL. */
+static struct acl_event *acl_event_query_args(aclrtEvent event,
+					      const void *out,
+					      const char *name, aclError *ret)
+{
+	struct acl_event *e = acl_event_lookup(event, "event", ret);
+
+	if (e && !out) {
+		*ret = acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL", name);
+		return NULL;
+	}
+	return e;
+}
+
 ACL_FUNC_VISIBILITY aclError
 aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
 {
@@ -723,11 +748,9 @@ aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
 	bool done;
 
 	ACL_ENTER();
-	e = acl_event_lookup(event, "event", &ret);
+	e = acl_event_query_args(event, status, "status", &ret);
 	if (!e)
 		return ret;
-	if (!status)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "status is NULL");
 	if (e->flags == ACL_EVENT_EXTERNAL || e->flags == ACL_EVENT_IPC)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			       "event=%p: flag=%#x events have no wait status",
@@ -750,11 +773,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event,
 	aclError ret;
 
 	ACL_ENTER();
-	e = acl_event_lookup(event, "event", &ret);
+	e = acl_event_query_args(event, eventId, "eventId", &ret);
 	if (!e)
 		return ret;
-	if (!eventId)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "eventId is NULL");
 	if (e->flags == ACL_EVENT_IPC)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 			       "event=%p is an IPC event", event);

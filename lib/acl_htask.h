@@ -30,8 +30,8 @@ struct acl_htask {
 	void *arg;
 	struct acl_device *dev;		/* VALUE_*: NPU of @addr */
 	uint64_t addr;			/* VALUE_*: device address */
-	uint64_t value;			/* VALUE_*; EVENT_WAIT: the record's seq;
-					 * EVENT_RESET: the event's rec_gen */
+	/* VALUE_*; EVENT_WAIT: the record's seq; EVENT_RESET: its rec_gen */
+	uint64_t value;
 	uint32_t flag;			/* VALUE_WAIT: ACL_STREAM_WAIT_VALUE_* */
 	struct acl_notify *notify;	/* NOTIFY_*: a reference per queued copy */
 	struct acl_event *event;	/* EVENT_RESET: a reference per copy */

@@ -132,6 +132,18 @@ static void t_copy_after(struct t_bufs *b, aclrtStream s)
 				  ACL_MEMCPY_DEVICE_TO_HOST, s));
 }
 
+/* Copies, host function @c, copies: the host function ran in between. */
+static void t_host_func_between_copies(struct t_bufs *b, struct t_cb *c,
+				       aclrtStream s)
+{
+	t_copy_before(b, s);
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_rewrite, c));
+	t_copy_after(b, s);
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	t_expect_all(b->o0, 1, "copy before the host function");
+	t_expect_all(b->o1, c->value, "copy after the host function");
+}
+
 START_TEST(test_callback_ordered_between_copies)
 {
 	struct t_cb c = { .value = 2 };
@@ -205,6 +217,25 @@ START_TEST(test_callback_errors)
 }
 END_TEST
 
+/* Device of backend @i, a stream, buffers, @c rewriting them. */
+static bool t_host_func_setup(int i, int *dev, aclrtStream *s,
+			      struct t_bufs *b, struct t_cb *c)
+{
+	if (!t_acl_use_backend(i, dev))
+		return false;
+	T_ACL_OK(aclrtCreateStream(s));
+	t_bufs_alloc(b);
+	c->buf = b->h;
+	return true;
+}
+
+static void t_host_func_teardown(int dev, aclrtStream s, struct t_bufs *b)
+{
+	t_bufs_free(b);
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+
 START_TEST(test_host_func_ordered)
 {
 	struct t_cb c = { .value = 3 };
@@ -212,21 +243,11 @@ START_TEST(test_host_func_ordered)
 	aclrtStream s;
 	int dev;
 
-	if (!t_acl_use_backend(_i, &dev))
+	if (!t_host_func_setup(_i, &dev, &s, &b, &c))
 		return;
-	T_ACL_OK(aclrtCreateStream(&s));
-	t_bufs_alloc(&b);
-	c.buf = b.h;
-	t_copy_before(&b, s);
-	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_rewrite, &c));
-	t_copy_after(&b, s);
-	T_ACL_OK(aclrtSynchronizeStream(s));
-	t_expect_all(b.o0, 1, "copy before the host function");
-	t_expect_all(b.o1, 3, "copy after the host function");
+	t_host_func_between_copies(&b, &c, s);
 	ck_assert(!pthread_equal(c.thread, pthread_self()));
-	t_bufs_free(&b);
-	T_ACL_OK(aclrtDestroyStream(s));
-	T_ACL_OK(aclrtResetDevice(dev));
+	t_host_func_teardown(dev, s, &b);
 }
 END_TEST
 
@@ -239,11 +260,8 @@ START_TEST(test_host_func_subscribed)
 	aclrtStream s;
 	int dev;
 
-	if (!t_acl_use_backend(_i, &dev))
+	if (!t_host_func_setup(_i, &dev, &s, &b, &c))
 		return;
-	T_ACL_OK(aclrtCreateStream(&s));
-	t_bufs_alloc(&b);
-	c.buf = b.h;
 	t_serve_start(&r, true);
 	T_ACL_OK(aclrtSubscribeHostFunc((uint64_t)r.th, s));
 	T_ACL_EQ(aclrtSubscribeHostFunc((uint64_t)r.th, s),
@@ -251,12 +269,7 @@ START_TEST(test_host_func_subscribed)
 	/* Callbacks still need a report thread: a separate binding. */
 	T_ACL_EQ(aclrtLaunchCallback(t_cb_count, &c.calls, ACL_CALLBACK_BLOCK,
 				     s), ACL_ERROR_RT_STREAM_NO_CB_REG);
-	t_copy_before(&b, s);
-	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_rewrite, &c));
-	t_copy_after(&b, s);
-	T_ACL_OK(aclrtSynchronizeStream(s));
-	t_expect_all(b.o0, 1, "copy before the host function");
-	t_expect_all(b.o1, 4, "copy after the host function");
+	t_host_func_between_copies(&b, &c, s);
 	ck_assert(pthread_equal(c.thread, r.th));
 	T_ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)r.th, s));
 	T_ACL_EQ(aclrtUnSubscribeHostFunc((uint64_t)r.th, s),
@@ -269,9 +282,7 @@ START_TEST(test_host_func_subscribed)
 	ck_assert_int_eq(c.calls, 2);
 	ck_assert(!pthread_equal(c.thread, r.th));
 	ck_assert(!pthread_equal(c.thread, pthread_self()));
-	t_bufs_free(&b);
-	T_ACL_OK(aclrtDestroyStream(s));
-	T_ACL_OK(aclrtResetDevice(dev));
+	t_host_func_teardown(dev, s, &b);
 }
 END_TEST
 
