@@ -474,25 +474,35 @@ aclError acl_hostq_failure(struct acl_stream *s)
 		       "satisfied within its timeout (%d ms)", s->id, ms);
 }
 
-/* The host part of @t, the queue parked at its barrier. */
-static void acl_htask_run(struct acl_hostq *q, struct acl_htask *t)
+/* Is @sub still bound to a stream, so that its thread asks for work? */
+static bool acl_sub_serving(struct acl_sub *sub)
+{
+	bool on;
+
+	pthread_mutex_lock(&acl_sub_lock);
+	on = sub->nstreams > 0;
+	pthread_mutex_unlock(&acl_sub_lock);
+	return on;
+}
+
+/*
+ * The host part of @t, the queue parked at its barrier. Return: true if
+ * @t was handed to a subscribed thread, which frees it (NO_BLOCK).
+ */
+static bool acl_htask_run(struct acl_hostq *q, struct acl_htask *t)
 {
 	aclError ret;
+	bool block;
 
 	switch (t->kind) {
 	case ACL_HT_CALLBACK:
-		if (t->sub) {
-			acl_htask_post(t);
-			return;		/* NO_BLOCK: the report thread owns it */
-		}
-		/* Unsubscribed since: run it here rather than lose it. */
-		t->fn(t->arg);
-		break;
 	case ACL_HT_HOST_FUNC:
-		if (t->sub) {
+		if (t->sub && acl_sub_serving(t->sub)) {
+			block = t->block;
 			acl_htask_post(t);	/* BLOCK: back once it ran */
-			return;
+			return !block;
 		}
+		/* No thread serves it (any more): run it here, not lose it. */
 		t->fn(t->arg);
 		break;
 	case ACL_HT_VALUE_WRITE:
@@ -510,6 +520,7 @@ static void acl_htask_run(struct acl_hostq *q, struct acl_htask *t)
 			acl_hostq_fail(q, ret, t->timeout_ms);
 		break;
 	}
+	return false;
 }
 
 static void *acl_hostq_main(void *arg)
@@ -536,9 +547,7 @@ static void *acl_hostq_main(void *arg)
 		handed = false;
 		/* Not parked (failed, aborted, NPU gone): nothing to run. */
 		if (!acl_ring_wait_barrier(q->ring, t->seq, -1)) {
-			handed = t->kind == ACL_HT_CALLBACK && t->sub &&
-				 !t->block;
-			acl_htask_run(q, t);
+			handed = acl_htask_run(q, t);
 			acl_ring_barrier_release(q->ring, t->seq);
 		}
 		if (!handed)

@@ -289,6 +289,7 @@ END_TEST
 START_TEST(test_host_func_process_errors)
 {
 	uint64_t self = (uint64_t)pthread_self();
+	struct t_gate g;
 	aclrtStream s;
 	int dev, n = 0;
 
@@ -315,6 +316,19 @@ START_TEST(test_host_func_process_errors)
 	ck_assert_int_eq(n, 1);
 	T_ACL_OK(aclrtSynchronizeStream(s));
 	T_ACL_OK(aclrtUnSubscribeHostFunc(self, s));
+	/*
+	 * Queued while subscribed, reached after unsubscribing: no thread
+	 * would ask for it, so the runtime thread runs it (behind a gate,
+	 * so the order of the calls is known).
+	 */
+	t_gate_init(&g);
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_gate_fn, &g));
+	T_ACL_OK(aclrtSubscribeHostFunc(self, s));
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_count, &n));
+	T_ACL_OK(aclrtUnSubscribeHostFunc(self, s));
+	t_gate_open(&g);
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert_int_eq(n, 2);
 	T_ACL_OK(aclrtDestroyStream(s));
 	T_ACL_OK(aclrtResetDevice(dev));
 }

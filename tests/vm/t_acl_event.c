@@ -13,38 +13,6 @@
 
 #include "t_acl.h"
 
-/* A host function that holds its stream until the test opens it. */
-struct t_gate {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	int open;
-};
-
-static void t_gate_init(struct t_gate *g)
-{
-	pthread_mutex_init(&g->lock, NULL);
-	pthread_cond_init(&g->cond, NULL);
-	g->open = 0;
-}
-
-static void t_gate_fn(void *p)
-{
-	struct t_gate *g = p;
-
-	pthread_mutex_lock(&g->lock);
-	while (!g->open)
-		pthread_cond_wait(&g->cond, &g->lock);
-	pthread_mutex_unlock(&g->lock);
-}
-
-static void t_gate_open(struct t_gate *g)
-{
-	pthread_mutex_lock(&g->lock);
-	g->open = 1;
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-}
-
 static void t_count_fn(void *p)
 {
 	__atomic_add_fetch((int *)p, 1, __ATOMIC_RELAXED);
