@@ -611,6 +611,8 @@ struct acl_htask *acl_hostq_prepare(struct acl_stream *s,
 			 t->kind == ACL_HT_HOST_FUNC ?
 			 acl_sub_of(s, ACL_SUB_HOSTFUNC) : NULL;
 		acl_htask_hold(t);
+		if (t->kind == ACL_HT_EVENT_WAIT && t->event)
+			acl_event_resolve(t);
 		t->next = NULL;
 		*tailp = t;
 		tailp = &t->next;

@@ -27,6 +27,9 @@
 #include "acl_htask.h"
 #include "acl_submit.h"
 
+/* acl_event.rec_flag / wait_flag before the first record / wait. */
+#define ACL_EVENT_FLAG_UNSET	UINT32_MAX
+
 /* CANN's flag set of a plain aclrtCreateEvent event: sync + timeline. */
 #define ACL_EVENT_PLAIN_FLAGS	(ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE | \
 				 ACL_EVENT_CAPTURE_STREAM_PROGRESS)
@@ -67,6 +70,7 @@ static aclError acl_create_event(aclrtEvent *event, uint32_t flags, bool ex)
 	}
 	pthread_mutex_init(&e->lock, NULL);
 	e->refs = 1;
+	e->rec_flag = e->wait_flag = ACL_EVENT_FLAG_UNSET;
 	e->dev = ctx->dev;
 	e->dev_gen = ctx->dev->gen;
 	e->slot = (uint32_t)slot;
@@ -295,7 +299,59 @@ static aclError acl_event_host_usable(struct acl_event *e,
 	return ACL_SUCCESS;
 }
 
-static aclError acl_record_event(aclrtEvent event, aclrtStream stream)
+/*
+ * CANN fixes the record (wait) flag of an event at its first record
+ * (wait) with a flag, whatever that call returns: *@slot. A later call
+ * with the other flag → 107000.
+ */
+static aclError acl_event_op_flag(struct acl_event *e, uint32_t *slot,
+				  uint32_t flag, const char *what)
+{
+	uint32_t cur;
+
+	pthread_mutex_lock(&e->lock);
+	cur = *slot;
+	if (cur == ACL_EVENT_FLAG_UNSET)
+		*slot = flag;
+	pthread_mutex_unlock(&e->lock);
+	if (cur == ACL_EVENT_FLAG_UNSET || cur == flag)
+		return ACL_SUCCESS;
+	return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+		       "event=%p: its %ss use flag %#x, not flag=%#x (one per "
+		       "event)", (void *)e, what, cur, flag);
+}
+
+/*
+ * ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL: a record or wait
+ * in a capture that the world outside the graph sees at every replay;
+ * CANN's checks: an Ex event created with ACL_EVENT_SYNC alone, the
+ * flag kept, a capturing stream.
+ */
+static aclError acl_external_check(struct acl_event *e, struct acl_stream *s,
+				   uint32_t *slot, uint32_t flag,
+				   const char *what)
+{
+	aclError ret;
+
+	if (!e->ex || e->flags != ACL_EVENT_SYNC)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "event=%p: an external %s needs an event of "
+			       "aclrtCreateEventExWithFlag(ACL_EVENT_SYNC)",
+			       (void *)e, what);
+	ret = acl_event_op_flag(e, slot, flag, what);
+	if (!ret && !acl_stream_capturing(s))
+		ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+			      "stream %d is not capturing: an external %s "
+			      "belongs in a capture", s->id, what);
+	return ret;
+}
+
+/*
+ * A record with ACL_EVENT_RECORD_* @flag. An external one is captured
+ * like any record, but the event learns only where replays ran it.
+ */
+static aclError acl_record_event(aclrtEvent event, aclrtStream stream,
+				 uint32_t flag)
 {
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_EVENT_RECORD };
 	struct acl_ref ref = { .kind = ACL_REF_EVENT };
@@ -308,6 +364,14 @@ static aclError acl_record_event(aclrtEvent event, aclrtStream stream)
 
 	e = acl_event_for_work(event, stream, &s, &ret);
 	if (!e || (ret = acl_event_host_usable(e, s)))
+		return ret;
+	if (flag == ACL_EVENT_RECORD_EXTERNAL) {
+		ret = acl_external_check(e, s, &e->rec_flag, flag, "record");
+		ref.kind = ACL_REF_EVENT_EXTERNAL;
+	} else {
+		ret = acl_event_op_flag(e, &e->rec_flag, flag, "record");
+	}
+	if (ret)
 		return ret;
 	d.dst = e->slot;
 	ref.ev = e;
@@ -322,42 +386,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 					      aclrtStream stream)
 {
 	ACL_ENTER();
-	return acl_record_event(event, stream);
-}
-
-/*
- * ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL: CANN's record or
- * wait of a graph being captured that the world outside the graph sees
- * at every replay. Our replays do not tell events where they ran, so
- * what CANN accepts is refused as not supported, after CANN's own
- * checks: an Ex event created with ACL_EVENT_SYNC alone, a capturing
- * stream.
- */
-static aclError acl_external_event(aclrtEvent event, aclrtStream stream,
-				   const char *what)
-{
-	struct acl_stream *s;
-	struct acl_event *e;
-	aclError ret;
-
-	e = acl_event_lookup(event, "event", &ret);
-	if (!e)
-		return ret;
-	s = acl_stream_lookup(stream, &ret);
-	if (!s)
-		return ret;
-	if (!e->ex || e->flags != ACL_EVENT_SYNC)
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "event=%p: an external %s needs an event of "
-			       "aclrtCreateEventExWithFlag(ACL_EVENT_SYNC)",
-			       event, what);
-	if (!acl_stream_capturing(s))
-		return acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-			       "stream %d is not capturing: an external %s "
-			       "belongs in a capture", s->id, what);
-	return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-		       "an external %s inside a capture is not supported",
-		       what);
+	return acl_record_event(event, stream, ACL_EVENT_RECORD_DEFAULT);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event,
@@ -367,13 +396,11 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event,
 	ACL_ENTER();
 	if (!event)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "event is NULL");
-	if (flag == ACL_EVENT_RECORD_DEFAULT)
-		return acl_record_event(event, stream);
-	if (flag != ACL_EVENT_RECORD_EXTERNAL)
+	if (flag != ACL_EVENT_RECORD_DEFAULT && flag != ACL_EVENT_RECORD_EXTERNAL)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "flag=%#x: must be ACL_EVENT_RECORD_DEFAULT or "
 			       "ACL_EVENT_RECORD_EXTERNAL", flag);
-	return acl_external_event(event, stream, "record");
+	return acl_record_event(event, stream, flag);
 }
 
 /*
@@ -608,9 +635,43 @@ static int acl_queue_wait(struct acl_stream *s, struct acl_ring *r,
 	return acl_stream_submit(s, &w, &first, last);
 }
 
-/* The waits of the aclrtStreamWaitEvent family, limit in s (0: none). */
+/*
+ * An external wait: captured as a host task that names the event, whose
+ * record each replay looks up when it is queued (acl_event_resolve()).
+ */
+static aclError acl_wait_external(struct acl_stream *s, struct acl_event *e)
+{
+	struct acl_htask t = {
+		.kind = ACL_HT_EVENT_WAIT, .event = e, .timeout_ms = -1,
+	};
+	aclError ret = acl_external_check(e, s, &e->wait_flag,
+					  ACL_EVENT_WAIT_EXTERNAL, "wait");
+
+	return ret ? ret : acl_htask_submit(s, &t);
+}
+
+void acl_event_resolve(struct acl_htask *t)
+{
+	struct acl_ring *r;
+	uint64_t seq;
+
+	if (t->ring)
+		return;
+	if (acl_event_record_of(t->event, &r, &seq) &&
+	    acl_ring_completed(r) < seq) {
+		t->ring = r;
+		t->value = seq;
+	} else if (r) {
+		acl_ring_put(r);
+	}
+}
+
+/*
+ * The waits of the aclrtStreamWaitEvent family: ACL_EVENT_WAIT_* @flag,
+ * limit in s (0: none).
+ */
 static aclError acl_wait_event(aclrtStream stream, aclrtEvent event,
-			       uint32_t timeout_s)
+			       uint32_t timeout_s, uint32_t flag)
 {
 	struct acl_stream *s;
 	struct acl_event *e;
@@ -621,6 +682,11 @@ static aclError acl_wait_event(aclrtStream stream, aclrtEvent event,
 
 	e = acl_event_for_work(event, stream, &s, &ret);
 	if (!e || (ret = acl_event_need_sync(e)))
+		return ret;
+	if (flag == ACL_EVENT_WAIT_EXTERNAL)
+		return acl_wait_external(s, e);
+	ret = acl_event_op_flag(e, &e->wait_flag, flag, "wait");
+	if (ret)
 		return ret;
 	if (!acl_event_record_of(e, &r, &seq))
 		return ACL_SUCCESS;	/* nothing captured: nothing to wait for */
@@ -638,7 +704,7 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream,
 						  aclrtEvent event)
 {
 	ACL_ENTER();
-	return acl_wait_event(stream, event, 0);
+	return acl_wait_event(stream, event, 0, ACL_EVENT_WAIT_DEFAULT);
 }
 
 /*
@@ -655,7 +721,8 @@ aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
 	if (timeout < 0)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "timeout=%d: must be >= 0 s (0: none)", timeout);
-	return acl_wait_event(stream, event, (uint32_t)timeout);
+	return acl_wait_event(stream, event, (uint32_t)timeout,
+			      ACL_EVENT_WAIT_DEFAULT);
 }
 
 /* CANN's "use the default wait timeout" (none here: no aclrtSetOpWaitTimeout). */
@@ -669,19 +736,17 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream,
 	ACL_ENTER();
 	if (!event)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "event is NULL");
-	if (flag == ACL_EVENT_WAIT_DEFAULT)
-		return acl_wait_event(stream, event,
-				      timeout == ACL_WAIT_TIMEOUT_DEFAULT ? 0 :
-				      timeout);
-	if (flag != ACL_EVENT_WAIT_EXTERNAL)
+	if (flag != ACL_EVENT_WAIT_DEFAULT && flag != ACL_EVENT_WAIT_EXTERNAL)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "flag=%#x: must be ACL_EVENT_WAIT_DEFAULT or "
 			       "ACL_EVENT_WAIT_EXTERNAL", flag);
-	if (timeout)
+	if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "timeout=%u: must be 0 with ACL_EVENT_WAIT_EXTERNAL",
 			       timeout);
-	return acl_external_event(event, stream, "wait");
+	return acl_wait_event(stream, event,
+			      timeout == ACL_WAIT_TIMEOUT_DEFAULT ? 0 : timeout,
+			      flag);
 }
 
 /*
@@ -714,6 +779,8 @@ aclError acl_event_run(const struct acl_htask *t)
 {
 	struct acl_event *e = t->event;
 
+	if (t->kind == ACL_HT_EVENT_WAIT && !t->ring)
+		return ACL_SUCCESS;	/* external: no record to wait for */
 	if (t->kind == ACL_HT_EVENT_WAIT)
 		return acl_ring_wait(t->ring, t->value, t->timeout_ms) ==
 		       -ETIMEDOUT ? ACL_ERROR_RT_TASK_TIMEOUT : ACL_SUCCESS;

@@ -102,5 +102,11 @@ void acl_event_put(struct acl_event *e);
  * aclError the stream fails with (a wait that timed out).
  */
 aclError acl_event_run(const struct acl_htask *t);
+/*
+ * An external wait being queued (a replay): make it wait for the event's
+ * record of now, if that has not completed. Caller holds the ring lock
+ * of the stream it is queued on.
+ */
+void acl_event_resolve(struct acl_htask *t);
 
 #endif /* ACL_HTASK_H */

@@ -90,6 +90,8 @@ struct acl_event {
 	uint64_t seq;			/* its EVENT_RECORD sequence number */
 	bool captured;			/* last record went into a capture */
 	uint64_t rec_gen;		/* bumped by every record (or capture) */
+	/* ACL_EVENT_RECORD_* / ACL_EVENT_WAIT_* of the first such call, or -1 */
+	uint32_t rec_flag, wait_flag;
 	struct acl_evwait *waits;	/* stream waits on it not seen done */
 	uint32_t nwaits, wcap;
 };

@@ -242,6 +242,135 @@ START_TEST(test_event_flags_rejected)
 }
 END_TEST
 
+/* Buffers of the graph tests: pinned h -> device src -> device dst -> back. */
+#define T_GLEN	4096
+
+struct t_graph_bufs {
+	aclrtStream gs, es;		/* the graph's stream, an outside one */
+	aclrtEvent ev;			/* Ex, ACL_EVENT_SYNC */
+	void *h, *back, *src, *dst;
+	aclmdlRI ri;
+	struct t_gate g;
+	int dev;
+};
+
+/* Device of backend @i, the buffers (src, dst zeroed), a capture on gs. */
+static bool t_graph_begin(int i, struct t_graph_bufs *b)
+{
+	if (!t_acl_use_backend(i, &b->dev))
+		return false;
+	t_gate_init(&b->g);
+	T_ACL_OK(aclrtCreateStream(&b->gs));
+	T_ACL_OK(aclrtCreateStream(&b->es));
+	T_ACL_OK(aclrtCreateEventExWithFlag(&b->ev, ACL_EVENT_SYNC));
+	T_ACL_OK(aclrtMallocHost(&b->h, T_GLEN));
+	T_ACL_OK(aclrtMallocHost(&b->back, T_GLEN));
+	T_ACL_OK(aclrtMalloc(&b->src, T_GLEN, ACL_MEM_MALLOC_HUGE_FIRST));
+	T_ACL_OK(aclrtMalloc(&b->dst, T_GLEN, ACL_MEM_MALLOC_HUGE_FIRST));
+	t_pattern_fill(b->h, T_GLEN, 77);
+	memset(b->back, 0, T_GLEN);
+	T_ACL_OK(aclrtMemset(b->src, T_GLEN, 0, T_GLEN));
+	T_ACL_OK(aclrtMemset(b->dst, T_GLEN, 0, T_GLEN));
+	T_ACL_OK(aclmdlRICaptureBegin(b->gs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	return true;
+}
+
+static void t_graph_bufs_fini(struct t_graph_bufs *b)
+{
+	T_ACL_OK(aclmdlRIDestroy(b->ri));
+	T_ACL_OK(aclrtDestroyEvent(b->ev));
+	T_ACL_OK(aclrtFree(b->src));
+	T_ACL_OK(aclrtFree(b->dst));
+	T_ACL_OK(aclrtFreeHost(b->h));
+	T_ACL_OK(aclrtFreeHost(b->back));
+	T_ACL_OK(aclrtDestroyStream(b->gs));
+	T_ACL_OK(aclrtDestroyStream(b->es));
+	T_ACL_OK(aclrtResetDevice(b->dev));
+}
+
+static aclrtStreamStatus t_stream_status(aclrtStream s)
+{
+	aclrtStreamStatus st;
+
+	T_ACL_OK(aclrtStreamQuery(s, &st));
+	return st;
+}
+
+/*
+ * CANN's example 4_model_sync_external, scenario 1: a graph waits for a
+ * record made outside it, the one current when the graph is replayed.
+ */
+START_TEST(test_graph_waits_external_record)
+{
+	struct t_graph_bufs b;
+
+	if (!t_graph_begin(_i, &b))
+		return;
+	T_ACL_OK(aclrtStreamWaitEventWithFlag(b.gs, b.ev, 0,
+					      ACL_EVENT_WAIT_EXTERNAL));
+	T_ACL_OK(aclrtMemcpyAsync(b.dst, T_GLEN, b.src, T_GLEN,
+				  ACL_MEMCPY_DEVICE_TO_DEVICE, b.gs));
+	T_ACL_OK(aclmdlRICaptureEnd(b.gs, &b.ri));
+	/* The record the replay waits for: held behind a gate. */
+	T_ACL_OK(aclrtLaunchHostFunc(b.es, t_gate_fn, &b.g));
+	T_ACL_OK(aclrtMemcpyAsync(b.src, T_GLEN, b.h, T_GLEN,
+				  ACL_MEMCPY_HOST_TO_DEVICE, b.es));
+	T_ACL_OK(aclrtRecordEvent(b.ev, b.es));
+	T_ACL_OK(aclmdlRIExecuteAsync(b.ri, b.gs));
+	ck_assert_int_eq(t_stream_status(b.gs), ACL_STREAM_STATUS_NOT_READY);
+	t_gate_open(&b.g);
+	T_ACL_OK(aclrtSynchronizeStream(b.gs));
+	T_ACL_OK(aclrtMemcpy(b.back, T_GLEN, b.dst, T_GLEN,
+			     ACL_MEMCPY_DEVICE_TO_HOST));
+	ck_assert_uint_eq(t_pattern_check(b.back, T_GLEN, 77), T_GLEN);
+	/* The event's wait flag is EXTERNAL now: a DEFAULT wait is refused. */
+	T_ACL_EQ(aclrtStreamWaitEvent(b.es, b.ev), ACL_ERROR_RT_PARAM_INVALID);
+	t_acl_msg_has("flag");
+	/* Replayed again with its record done: nothing to wait for. */
+	T_ACL_OK(aclmdlRIExecuteAsync(b.ri, b.gs));
+	T_ACL_OK(aclrtSynchronizeStream(b.gs));
+	t_graph_bufs_fini(&b);
+}
+END_TEST
+
+/*
+ * Scenario 2: a record inside a graph that an outside stream waits for;
+ * the capture leaves the event alone, each replay records it.
+ */
+START_TEST(test_stream_waits_graph_record)
+{
+	struct t_graph_bufs b;
+
+	if (!t_graph_begin(_i, &b))
+		return;
+	/* The graph: h -> src -> dst, then the external record. */
+	T_ACL_OK(aclrtMemcpyAsync(b.src, T_GLEN, b.h, T_GLEN,
+				  ACL_MEMCPY_HOST_TO_DEVICE, b.gs));
+	T_ACL_OK(aclrtMemcpyAsync(b.dst, T_GLEN, b.src, T_GLEN,
+				  ACL_MEMCPY_DEVICE_TO_DEVICE, b.gs));
+	T_ACL_OK(aclrtRecordEventWithFlag(b.ev, b.gs, ACL_EVENT_RECORD_EXTERNAL));
+	T_ACL_OK(aclmdlRICaptureEnd(b.gs, &b.ri));
+	/* Not a captured event: an Ex event never recorded is COMPLETE. */
+	ck_assert_int_eq(t_status(b.ev), ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	T_ACL_OK(aclrtLaunchHostFunc(b.gs, t_gate_fn, &b.g));
+	T_ACL_OK(aclmdlRIExecuteAsync(b.ri, b.gs));
+	ck_assert_int_eq(t_status(b.ev), ACL_EVENT_RECORDED_STATUS_NOT_READY);
+	T_ACL_OK(aclrtStreamWaitEvent(b.es, b.ev));
+	T_ACL_OK(aclrtMemcpyAsync(b.back, T_GLEN, b.dst, T_GLEN,
+				  ACL_MEMCPY_DEVICE_TO_HOST, b.es));
+	ck_assert_int_eq(t_stream_status(b.es), ACL_STREAM_STATUS_NOT_READY);
+	t_gate_open(&b.g);
+	T_ACL_OK(aclrtSynchronizeStream(b.es));
+	ck_assert_uint_eq(t_pattern_check(b.back, T_GLEN, 77), T_GLEN);
+	ck_assert_int_eq(t_status(b.ev), ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	/* Its record flag is EXTERNAL now: a DEFAULT record is refused. */
+	T_ACL_EQ(aclrtRecordEvent(b.ev, b.es), ACL_ERROR_RT_PARAM_INVALID);
+	t_acl_msg_has("flag");
+	T_ACL_OK(aclrtSynchronizeStream(b.gs));
+	t_graph_bufs_fini(&b);
+}
+END_TEST
+
 static Suite *acl_event_suite(void)
 {
 	Suite *s = suite_create("t_acl_event");
@@ -251,6 +380,8 @@ static Suite *acl_event_suite(void)
 	tcase_add_loop_test(tc, test_reset_in_stream_order, 0, 2);
 	tcase_add_loop_test(tc, test_wait_timeout_expires, 0, 2);
 	tcase_add_loop_test(tc, test_wait_timeout_met, 0, 2);
+	tcase_add_loop_test(tc, test_graph_waits_external_record, 0, 2);
+	tcase_add_loop_test(tc, test_stream_waits_graph_record, 0, 2);
 	tcase_add_test(tc, test_event_ids_and_slots);
 	tcase_add_test(tc, test_event_flags_rejected);
 	suite_add_tcase(s, tc);
