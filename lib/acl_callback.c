@@ -453,6 +453,19 @@ static void acl_hostq_fail(struct acl_hostq *q, aclError code, int32_t ms)
 	pthread_mutex_unlock(&q->lock);
 }
 
+aclError acl_hostq_failed(struct acl_stream *s)
+{
+	struct acl_hostq *q = __atomic_load_n(&s->hostq, __ATOMIC_ACQUIRE);
+	aclError code;
+
+	if (!q)
+		return ACL_SUCCESS;
+	pthread_mutex_lock(&q->lock);
+	code = q->failures ? q->fail_code : ACL_SUCCESS;
+	pthread_mutex_unlock(&q->lock);
+	return code;
+}
+
 aclError acl_hostq_failure(struct acl_stream *s)
 {
 	struct acl_hostq *q = __atomic_load_n(&s->hostq, __ATOMIC_ACQUIRE);

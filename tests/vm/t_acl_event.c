@@ -140,6 +140,27 @@ START_TEST(test_wait_timeout_expires)
 }
 END_TEST
 
+/* ACL_STOP_ON_FAILURE: after a timed-out wait the stream takes no work. */
+START_TEST(test_wait_timeout_stops_stream)
+{
+	struct t_waiting w;
+	int dev;
+
+	if (!t_acl_use_backend(1, &dev))
+		return;
+	t_waiting_start(&w);
+	T_ACL_OK(aclrtSetStreamFailureMode(w.s2, ACL_STOP_ON_FAILURE));
+	T_ACL_OK(aclrtStreamWaitEventWithTimeout(w.s2, w.e, 1));
+	T_ACL_EQ(aclrtSynchronizeStream(w.s2), ACL_ERROR_RT_TASK_TIMEOUT);
+	T_ACL_EQ(aclrtLaunchHostFunc(w.s2, t_count_fn, &w.ran),
+		 ACL_ERROR_RT_TASK_TIMEOUT);
+	t_acl_msg_has("ACL_STOP_ON_FAILURE");
+	ck_assert_int_eq(w.ran, 0);
+	t_waiting_end(&w);
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
 START_TEST(test_wait_timeout_met)
 {
 	struct t_waiting w;
@@ -380,6 +401,7 @@ static Suite *acl_event_suite(void)
 	tcase_add_loop_test(tc, test_reset_in_stream_order, 0, 2);
 	tcase_add_loop_test(tc, test_wait_timeout_expires, 0, 2);
 	tcase_add_loop_test(tc, test_wait_timeout_met, 0, 2);
+	tcase_add_test(tc, test_wait_timeout_stops_stream);
 	tcase_add_loop_test(tc, test_graph_waits_external_record, 0, 2);
 	tcase_add_loop_test(tc, test_stream_waits_graph_record, 0, 2);
 	tcase_add_test(tc, test_event_ids_and_slots);
