@@ -97,6 +97,8 @@ static void acl_graph_free(struct acl_graph *g)
 		if (g->refs[i].task)
 			acl_htask_release(g->refs[i].task);
 		free(g->refs[i].task);
+		if (g->refs[i].ev)
+			acl_event_put(g->refs[i].ev);
 	}
 	free(g->refs);
 	free(g->d);
@@ -140,6 +142,9 @@ static int acl_capture_add_ref(struct acl_graph *g, const struct acl_ref *r,
 
 	*out = *r;
 	out->idx += base;
+	/* Replays tell it where they recorded it: it must outlive them. */
+	if (r->ev)
+		acl_event_get(r->ev);
 	if (r->kind == ACL_REF_HOST_TASK) {
 		out->task = malloc(sizeof(*out->task));
 		if (!out->task)
