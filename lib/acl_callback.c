@@ -12,7 +12,9 @@
  * acl_ring_wait_barrier()), does the host part, then BARRIER_RELEASE.
  *
  *  - aclrtLaunchHostFunc: the runner calls the function (CANN's runtime
- *    thread model); the stream waits for it.
+ *    thread model); the stream waits for it. On a stream subscribed with
+ *    aclrtSubscribeHostFunc, the runner posts it to that thread instead,
+ *    which runs it in aclrtProcessHostFunc, as a BLOCK callback.
  *  - aclrtLaunchCallback: the runner posts the callback to the thread
  *    subscribed to the stream (aclrtSubscribeReport), which runs it in
  *    aclrtProcessReport. ACL_CALLBACK_BLOCK: the runner releases the
@@ -21,6 +23,12 @@
  *    before the callback to finish, never for the callback.
  *  - value write/wait: acl_value.c, run by the runner.
  *  - notify record/wait: acl_notify.c, run by the runner.
+ *  - event reset and time-limited event wait: acl_event.c, run by the
+ *    runner; a wait that times out fails the stream's next synchronize.
+ *
+ * The two kinds of subscribed thread (report callbacks, host functions)
+ * share one machinery: a thread id bound to streams of one device, a
+ * list of posted tasks, and the Process call that runs them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -44,11 +52,20 @@ struct acl_hostq {
 	struct acl_htask *head, *tail;	/* in sequence order */
 	bool stop;
 	struct acl_ring *io;		/* value tasks' copies, made on demand */
+	/* A failed host task (timed-out event wait), under lock: */
+	uint32_t failures;		/* how many so far */
+	uint32_t failures_seen;		/* how many acl_hostq_failure() reported */
+	aclError fail_code;		/* the latest one's */
+	int32_t fail_ms;		/* its time limit */
 };
 
-/* A thread bound by aclrtSubscribeReport, and the callbacks due to it. */
+/*
+ * A thread bound by aclrtSubscribeReport (or aclrtSubscribeHostFunc),
+ * and the callbacks (host functions) due to it.
+ */
 struct acl_sub {
 	uint64_t tid;			/* pthread_self() of the thread */
+	enum acl_sub_kind kind;
 	struct acl_device *dev;		/* the one device it serves */
 	int refs;			/* bound streams + tasks; acl_sub_lock */
 	int nstreams;			/* bound streams; acl_sub_lock */
@@ -58,7 +75,7 @@ struct acl_sub {
 	struct acl_sub *next;		/* in acl_subs, while nstreams > 0 */
 };
 
-/* Protects acl_subs, acl_nsubs, every sub's refs/nstreams, stream->sub. */
+/* Protects acl_subs, acl_nsubs, every sub's refs/nstreams, stream->sub[]. */
 static pthread_mutex_t acl_sub_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_sub *acl_subs;
 static int acl_nsubs;
@@ -94,17 +111,19 @@ static void acl_sub_put(struct acl_sub *sub)
 }
 
 /* Caller holds acl_sub_lock. */
-static struct acl_sub *acl_sub_find(uint64_t tid)
+static struct acl_sub *acl_sub_find(uint64_t tid, enum acl_sub_kind kind)
 {
 	struct acl_sub *sub;
 
-	for (sub = acl_subs; sub && sub->tid != tid; sub = sub->next)
+	for (sub = acl_subs; sub && (sub->tid != tid || sub->kind != kind);
+	     sub = sub->next)
 		;
 	return sub;
 }
 
 /* Caller holds acl_sub_lock. */
-static struct acl_sub *acl_sub_new(uint64_t tid, struct acl_device *dev)
+static struct acl_sub *acl_sub_new(uint64_t tid, enum acl_sub_kind kind,
+				   struct acl_device *dev)
 {
 	struct acl_sub *sub;
 
@@ -114,6 +133,7 @@ static struct acl_sub *acl_sub_new(uint64_t tid, struct acl_device *dev)
 	if (!sub)
 		return NULL;
 	sub->tid = tid;
+	sub->kind = kind;
 	sub->dev = dev;
 	pthread_mutex_init(&sub->lock, NULL);
 	acl_cond_init_mono(&sub->cond);
@@ -124,11 +144,12 @@ static struct acl_sub *acl_sub_new(uint64_t tid, struct acl_device *dev)
 }
 
 /* Unbind @s from its thread (caller holds acl_sub_lock); the ref to drop. */
-static struct acl_sub *acl_sub_unbind(struct acl_stream *s)
+static struct acl_sub *acl_sub_unbind(struct acl_stream *s,
+				      enum acl_sub_kind kind)
 {
-	struct acl_sub *sub = s->sub, **pp;
+	struct acl_sub *sub = s->sub[kind], **pp;
 
-	s->sub = NULL;
+	s->sub[kind] = NULL;
 	if (!sub || --sub->nstreams)
 		return sub;
 	for (pp = &acl_subs; *pp && *pp != sub; pp = &(*pp)->next)
@@ -142,82 +163,139 @@ static struct acl_sub *acl_sub_unbind(struct acl_stream *s)
 
 void acl_sub_detach(struct acl_stream *s)
 {
-	struct acl_sub *sub;
+	struct acl_sub *sub[ACL_SUB_KINDS];
+	int k;
 
 	pthread_mutex_lock(&acl_sub_lock);
-	sub = acl_sub_unbind(s);
+	for (k = 0; k < ACL_SUB_KINDS; k++)
+		sub[k] = acl_sub_unbind(s, (enum acl_sub_kind)k);
 	pthread_mutex_unlock(&acl_sub_lock);
-	acl_sub_put(sub);
+	for (k = 0; k < ACL_SUB_KINDS; k++)
+		acl_sub_put(sub[k]);
 }
 
-/* @s's thread with a reference, or NULL. */
-static struct acl_sub *acl_sub_of(struct acl_stream *s)
+/* @s's thread of @kind with a reference, or NULL. */
+static struct acl_sub *acl_sub_of(struct acl_stream *s, enum acl_sub_kind kind)
 {
 	struct acl_sub *sub;
 
 	pthread_mutex_lock(&acl_sub_lock);
-	sub = s->sub;
+	sub = s->sub[kind];
 	if (sub)
 		sub->refs++;
 	pthread_mutex_unlock(&acl_sub_lock);
 	return sub;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId,
-						  aclrtStream stream)
-{
-	struct acl_stream *s;
-	struct acl_sub *sub;
-	aclError ret;
+static const char *const acl_sub_what[ACL_SUB_KINDS] = {
+	[ACL_SUB_REPORT] = "report",
+	[ACL_SUB_HOSTFUNC] = "host function",
+};
 
-	ACL_ENTER();
-	s = acl_stream_lookup(stream, &ret);
-	if (!s)
-		return ret;
+/* Bind thread @tid to serve @s's tasks of @kind. aclError, recorded. */
+static aclError acl_subscribe(uint64_t tid, struct acl_stream *s,
+			      enum acl_sub_kind kind)
+{
+	const char *what = acl_sub_what[kind];
+	struct acl_sub *sub;
+	aclError ret = ACL_SUCCESS;
+
 	pthread_mutex_lock(&acl_sub_lock);
-	sub = acl_sub_find(threadId);
-	if (s->sub)
+	sub = acl_sub_find(tid, kind);
+	if (s->sub[kind])
 		ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE,
-			      "stream %d already has report thread %#llx", s->id,
-			      (unsigned long long)s->sub->tid);
+			      "stream %d already has %s thread %#llx", s->id,
+			      what, (unsigned long long)s->sub[kind]->tid);
 	else if (sub && sub->dev != s->ctx->dev)
 		ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE,
 			      "thread %#llx already serves device %d",
-			      (unsigned long long)threadId, sub->dev->id);
-	else if (!sub && !(sub = acl_sub_new(threadId, s->ctx->dev)))
+			      (unsigned long long)tid, sub->dev->id);
+	else if (!sub && !(sub = acl_sub_new(tid, kind, s->ctx->dev)))
 		ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE,
-			      "no room for another report thread (max %d)",
+			      "no room for another %s thread (max %d)", what,
 			      ACL_MAX_SUBSCRIBERS);
 	if (!ret) {
 		sub->refs++;
 		sub->nstreams++;
-		s->sub = sub;
+		s->sub[kind] = sub;
 	}
 	pthread_mutex_unlock(&acl_sub_lock);
 	return ret;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,
-						    aclrtStream stream)
+static aclError acl_unsubscribe(uint64_t tid, struct acl_stream *s,
+				enum acl_sub_kind kind)
 {
 	struct acl_sub *sub = NULL;
+	aclError ret = ACL_SUCCESS;
+
+	pthread_mutex_lock(&acl_sub_lock);
+	if (!s->sub[kind] || s->sub[kind]->tid != tid)
+		ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE,
+			      "stream %d is not served by %s thread %#llx",
+			      s->id, acl_sub_what[kind],
+			      (unsigned long long)tid);
+	else
+		sub = acl_sub_unbind(s, kind);
+	pthread_mutex_unlock(&acl_sub_lock);
+	acl_sub_put(sub);
+	return ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId,
+						  aclrtStream stream)
+{
 	struct acl_stream *s;
 	aclError ret;
 
 	ACL_ENTER();
 	s = acl_stream_lookup(stream, &ret);
-	if (!s)
-		return ret;
-	pthread_mutex_lock(&acl_sub_lock);
-	if (!s->sub || s->sub->tid != threadId)
-		ret = acl_err(ACL_ERROR_RT_STREAM_SUBSCRIBE,
-			      "stream %d is not served by thread %#llx", s->id,
-			      (unsigned long long)threadId);
-	else
-		sub = acl_sub_unbind(s);
-	pthread_mutex_unlock(&acl_sub_lock);
-	acl_sub_put(sub);
-	return ret;
+	return s ? acl_subscribe(threadId, s, ACL_SUB_REPORT) : ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,
+						    aclrtStream stream)
+{
+	struct acl_stream *s;
+	aclError ret;
+
+	ACL_ENTER();
+	s = acl_stream_lookup(stream, &ret);
+	return s ? acl_unsubscribe(threadId, s, ACL_SUB_REPORT) : ret;
+}
+
+/* CANN's host-function calls take no NULL (default) stream. */
+static struct acl_stream *acl_hostfunc_stream(aclrtStream stream,
+					      aclError *ret)
+{
+	if (!stream) {
+		*ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "exeStream is NULL: name a created stream");
+		return NULL;
+	}
+	return acl_stream_lookup(stream, ret);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId,
+						    aclrtStream exeStream)
+{
+	struct acl_stream *s;
+	aclError ret;
+
+	ACL_ENTER();
+	s = acl_hostfunc_stream(exeStream, &ret);
+	return s ? acl_subscribe(hostFuncThreadId, s, ACL_SUB_HOSTFUNC) : ret;
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
+{
+	struct acl_stream *s;
+	aclError ret;
+
+	ACL_ENTER();
+	s = acl_hostfunc_stream(exeStream, &ret);
+	return s ? acl_unsubscribe(hostFuncThreadId, s, ACL_SUB_HOSTFUNC) : ret;
 }
 
 /* Wait on @sub->cond until @deadline (0: forever); false on timeout. */
@@ -242,41 +320,45 @@ static void acl_sub_run(struct acl_sub *sub, struct acl_htask *list)
 {
 	struct acl_htask *t, *next;
 
+	bool block;
+
 	for (t = list; t; t = next) {
 		next = t->next;
+		block = t->block;
 		t->fn(t->arg);
 		pthread_mutex_lock(&sub->lock);
-		if (t->block) {
+		if (block) {
 			/* The runner owns it: it frees it once it sees done. */
 			t->done = true;
 			pthread_cond_broadcast(&sub->cond);
 		}
 		pthread_mutex_unlock(&sub->lock);
-		if (!t->block) {
+		if (!block) {
 			free(t);
 			acl_sub_put(sub);
 		}
 	}
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
+/*
+ * Run what was posted to the calling thread as a thread of @kind,
+ * waiting up to @timeout ms (-1: forever) for the first. aclError.
+ */
+static aclError acl_process(enum acl_sub_kind kind, int32_t timeout)
 {
 	uint64_t deadline = 0;
 	struct acl_htask *list;
 	struct acl_sub *sub;
 
-	ACL_ENTER();
-	if (timeout == 0 || timeout < -1)
-		return acl_err(ACL_ERROR_INVALID_PARAM,
-			       "timeout=%d: must be -1 or > 0 ms", timeout);
 	pthread_mutex_lock(&acl_sub_lock);
-	sub = acl_sub_find((uint64_t)pthread_self());
+	sub = acl_sub_find((uint64_t)pthread_self(), kind);
 	if (sub)
 		sub->refs++;
 	pthread_mutex_unlock(&acl_sub_lock);
 	if (!sub)
 		return acl_err(ACL_ERROR_RT_THREAD_SUBSCRIBE,
-			       "the calling thread serves no stream");
+			       "the calling thread serves no stream as a %s "
+			       "thread", acl_sub_what[kind]);
 	if (timeout > 0)
 		deadline = acl_now_ns() + (uint64_t)timeout * 1000000ULL;
 	pthread_mutex_lock(&sub->lock);
@@ -289,8 +371,29 @@ ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
 	acl_sub_put(sub);
 	if (!list)
 		return acl_err(ACL_ERROR_RT_REPORT_TIMEOUT,
-			       "no callback within %d ms", timeout);
+			       "no %s within %d ms", kind == ACL_SUB_REPORT ?
+			       "callback" : "host function", timeout);
 	return ACL_SUCCESS;
+}
+
+/* CANN checks this timeout at its acl layer: ACL_ERROR_INVALID_PARAM. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout)
+{
+	ACL_ENTER();
+	if (timeout == 0 || timeout < -1)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "timeout=%d: must be -1 or > 0 ms", timeout);
+	return acl_process(ACL_SUB_REPORT, timeout);
+}
+
+/* ... and this one in its runtime: ACL_ERROR_RT_PARAM_INVALID. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout)
+{
+	ACL_ENTER();
+	if (timeout == 0 || timeout < -1)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "timeout=%d: must be -1 or > 0 ms", timeout);
+	return acl_process(ACL_SUB_HOSTFUNC, timeout);
 }
 
 /* ---- the runner ------------------------------------------------------- */
@@ -314,26 +417,105 @@ static void acl_htask_post(struct acl_htask *t)
 	pthread_mutex_unlock(&sub->lock);
 }
 
+void acl_htask_hold(struct acl_htask *t)
+{
+	if (t->notify)
+		acl_notify_get(t->notify);
+	if (t->event)
+		acl_event_get(t->event);
+	if (t->ring)
+		acl_ring_get(t->ring);
+}
+
+void acl_htask_release(struct acl_htask *t)
+{
+	acl_notify_put(t->notify);
+	if (t->event)
+		acl_event_put(t->event);
+	if (t->ring)
+		acl_ring_put(t->ring);
+}
+
 static void acl_htask_free(struct acl_htask *t)
 {
 	acl_sub_put(t->sub);
-	acl_notify_put(t->notify);
+	acl_htask_release(t);
 	free(t);
 }
 
-/* The host part of @t, the queue parked at its barrier. */
-static void acl_htask_run(struct acl_hostq *q, struct acl_htask *t)
+/* Remember a host task's failure for the stream's next synchronize. */
+static void acl_hostq_fail(struct acl_hostq *q, aclError code, int32_t ms)
 {
+	pthread_mutex_lock(&q->lock);
+	q->failures++;
+	q->fail_code = code;
+	q->fail_ms = ms;
+	pthread_mutex_unlock(&q->lock);
+}
+
+aclError acl_hostq_failed(struct acl_stream *s)
+{
+	struct acl_hostq *q = __atomic_load_n(&s->hostq, __ATOMIC_ACQUIRE);
+	aclError code;
+
+	if (!q)
+		return ACL_SUCCESS;
+	pthread_mutex_lock(&q->lock);
+	code = q->failures ? q->fail_code : ACL_SUCCESS;
+	pthread_mutex_unlock(&q->lock);
+	return code;
+}
+
+aclError acl_hostq_failure(struct acl_stream *s)
+{
+	struct acl_hostq *q = __atomic_load_n(&s->hostq, __ATOMIC_ACQUIRE);
+	aclError code = ACL_SUCCESS;
+	int32_t ms = 0;
+
+	if (!q)
+		return ACL_SUCCESS;
+	pthread_mutex_lock(&q->lock);
+	if (q->failures != q->failures_seen) {
+		q->failures_seen = q->failures;
+		code = q->fail_code;
+		ms = q->fail_ms;
+	}
+	pthread_mutex_unlock(&q->lock);
+	if (!code)
+		return ACL_SUCCESS;
+	return acl_err(code, "a wait of stream %d for an event was not "
+		       "satisfied within its timeout (%d ms)", s->id, ms);
+}
+
+/* Is @sub still bound to a stream, so that its thread asks for work? */
+static bool acl_sub_serving(struct acl_sub *sub)
+{
+	bool on;
+
+	pthread_mutex_lock(&acl_sub_lock);
+	on = sub->nstreams > 0;
+	pthread_mutex_unlock(&acl_sub_lock);
+	return on;
+}
+
+/*
+ * The host part of @t, the queue parked at its barrier. Return: true if
+ * @t was handed to a subscribed thread, which frees it (NO_BLOCK).
+ */
+static bool acl_htask_run(struct acl_hostq *q, struct acl_htask *t)
+{
+	aclError ret;
+	bool block;
+
 	switch (t->kind) {
 	case ACL_HT_CALLBACK:
-		if (t->sub) {
-			acl_htask_post(t);
-			return;		/* NO_BLOCK: the report thread owns it */
-		}
-		/* Unsubscribed since: run it here rather than lose it. */
-		t->fn(t->arg);
-		break;
 	case ACL_HT_HOST_FUNC:
+		if (t->sub && acl_sub_serving(t->sub)) {
+			block = t->block;
+			acl_htask_post(t);	/* BLOCK: back once it ran */
+			return !block;
+		}
+		/* No thread serves it (any more): run it here, not lose it. */
 		t->fn(t->arg);
 		break;
 	case ACL_HT_VALUE_WRITE:
@@ -344,7 +526,14 @@ static void acl_htask_run(struct acl_hostq *q, struct acl_htask *t)
 	case ACL_HT_NOTIFY_WAIT:
 		acl_notify_run(t);
 		break;
+	case ACL_HT_EVENT_WAIT:
+	case ACL_HT_EVENT_RESET:
+		ret = acl_event_run(t);
+		if (ret)
+			acl_hostq_fail(q, ret, t->timeout_ms);
+		break;
 	}
+	return false;
 }
 
 static void *acl_hostq_main(void *arg)
@@ -371,9 +560,7 @@ static void *acl_hostq_main(void *arg)
 		handed = false;
 		/* Not parked (failed, aborted, NPU gone): nothing to run. */
 		if (!acl_ring_wait_barrier(q->ring, t->seq, -1)) {
-			handed = t->kind == ACL_HT_CALLBACK && t->sub &&
-				 !t->block;
-			acl_htask_run(q, t);
+			handed = acl_htask_run(q, t);
 			acl_ring_barrier_release(q->ring, t->seq);
 		}
 		if (!handed)
@@ -433,9 +620,12 @@ struct acl_htask *acl_hostq_prepare(struct acl_stream *s,
 		}
 		*t = *refs[i].task;
 		t->seq = base + refs[i].idx;
-		t->sub = t->kind == ACL_HT_CALLBACK ? acl_sub_of(s) : NULL;
-		if (t->notify)
-			acl_notify_get(t->notify);
+		t->sub = t->kind == ACL_HT_CALLBACK ? acl_sub_of(s, ACL_SUB_REPORT) :
+			 t->kind == ACL_HT_HOST_FUNC ?
+			 acl_sub_of(s, ACL_SUB_HOSTFUNC) : NULL;
+		acl_htask_hold(t);
+		if (t->kind == ACL_HT_EVENT_WAIT && t->event)
+			acl_event_resolve(t);
 		t->next = NULL;
 		*tailp = t;
 		tailp = &t->next;
@@ -531,7 +721,7 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn,
 	s = acl_stream_for_work(stream, &ret);
 	if (!s)
 		return ret;
-	sub = acl_sub_of(s);
+	sub = acl_sub_of(s, ACL_SUB_REPORT);
 	if (!sub)
 		return acl_err(ACL_ERROR_RT_STREAM_NO_CB_REG,
 			       "stream %d has no report thread", s->id);

@@ -95,8 +95,10 @@ static void acl_graph_free(struct acl_graph *g)
 		acl_kmd_graph_destroy(g->dev->fd, g->kid);
 	for (i = 0; i < g->nrefs; i++) {
 		if (g->refs[i].task)
-			acl_notify_put(g->refs[i].task->notify);
+			acl_htask_release(g->refs[i].task);
 		free(g->refs[i].task);
+		if (g->refs[i].ev)
+			acl_event_put(g->refs[i].ev);
 	}
 	free(g->refs);
 	free(g->d);
@@ -140,6 +142,9 @@ static int acl_capture_add_ref(struct acl_graph *g, const struct acl_ref *r,
 
 	*out = *r;
 	out->idx += base;
+	/* Replays tell it where they recorded it: it must outlive them. */
+	if (r->ev)
+		acl_event_get(r->ev);
 	if (r->kind == ACL_REF_HOST_TASK) {
 		out->task = malloc(sizeof(*out->task));
 		if (!out->task)
@@ -147,9 +152,8 @@ static int acl_capture_add_ref(struct acl_graph *g, const struct acl_ref *r,
 		*out->task = *r->task;
 		out->task->sub = NULL;
 		out->task->next = NULL;
-		/* Replays queue copies of it: the notify must outlive them. */
-		if (out->task->notify)
-			acl_notify_get(out->task->notify);
+		/* Replays queue copies of it: what it names must outlive them. */
+		acl_htask_hold(out->task);
 		g->callbacks |= r->task->kind == ACL_HT_CALLBACK;
 	}
 	g->nrefs++;
@@ -467,7 +471,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI,
 			       "modelRI=%p was captured on device %d, stream %d "
 			       "is on device %d", modelRI, g->dev->id, s->id,
 			       s->ctx->dev->id);
-	if (g->callbacks && !__atomic_load_n(&s->sub, __ATOMIC_ACQUIRE))
+	if (g->callbacks && !__atomic_load_n(&s->sub[ACL_SUB_REPORT], __ATOMIC_ACQUIRE))
 		return acl_err(ACL_ERROR_RT_STREAM_NO_CB_REG,
 			       "modelRI=%p has callbacks, stream %d no report "
 			       "thread", modelRI, s->id);

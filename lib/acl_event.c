@@ -7,6 +7,13 @@
  * a cross-stream wait is a WAIT descriptor on (queue id, seq), and the
  * timestamps of elapsed-time queries come from the slot, checked to
  * belong to that very record.
+ *
+ * Work that must happen when a stream reaches it, not when it is
+ * called, is a host task (acl_callback.c): a reset, and a wait with a
+ * time limit, which the stream's runner thread waits out on the
+ * record's ring. The event counts its references (the handle, and every
+ * queued task naming it) and remembers the waits queued on it that have
+ * not been seen complete, for aclrtQueryEventWaitStatus().
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,7 +24,11 @@
 #include "acl_ring.h"
 #include "acl_device.h"
 #include "acl_stream.h"
+#include "acl_htask.h"
 #include "acl_submit.h"
+
+/* acl_event.rec_flag / wait_flag before the first record / wait. */
+#define ACL_EVENT_FLAG_UNSET	UINT32_MAX
 
 /* CANN's flag set of a plain aclrtCreateEvent event: sync + timeline. */
 #define ACL_EVENT_PLAIN_FLAGS	(ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE | \
@@ -58,6 +69,8 @@ static aclError acl_create_event(aclrtEvent *event, uint32_t flags, bool ex)
 			       ctx->dev->id, ctx->dev->info.max_event_slots);
 	}
 	pthread_mutex_init(&e->lock, NULL);
+	e->refs = 1;
+	e->rec_flag = e->wait_flag = ACL_EVENT_FLAG_UNSET;
 	e->dev = ctx->dev;
 	e->dev_gen = ctx->dev->gen;
 	e->slot = (uint32_t)slot;
@@ -165,6 +178,76 @@ static void acl_event_clear(struct acl_event *e)
 	e->seq = 0;
 }
 
+void acl_event_get(struct acl_event *e)
+{
+	__atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+}
+
+void acl_event_put(struct acl_event *e)
+{
+	uint32_t i;
+
+	if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	acl_event_clear(e);
+	for (i = 0; i < e->nwaits; i++)
+		acl_ring_put(e->waits[i].ring);
+	free(e->waits);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
+/* Has the stream of @w passed its wait (or is its queue gone)? */
+static bool acl_evwait_done(const struct acl_evwait *w)
+{
+	return acl_ring_completed(w->ring) >= w->seq ||
+	       (__atomic_load_n(&w->ring->ctrl->flags, __ATOMIC_ACQUIRE) &
+		NPU_DMA_QUEUE_S_DEAD);
+}
+
+/* Forget the waits that are done (e->lock held). */
+static void acl_event_prune_waits(struct acl_event *e)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < e->nwaits; i++) {
+		if (acl_evwait_done(&e->waits[i]))
+			acl_ring_put(e->waits[i].ring);
+		else
+			e->waits[n++] = e->waits[i];
+	}
+	e->nwaits = n;
+}
+
+/*
+ * Remember that ring @r waits on @e until its descriptor @seq. Out of
+ * memory, the wait goes untracked: aclrtQueryEventWaitStatus() may then
+ * say COMPLETE early, the wait itself is unaffected.
+ */
+static void acl_event_add_wait(struct acl_event *e, struct acl_ring *r,
+			       uint64_t seq)
+{
+	struct acl_evwait *nw;
+	uint32_t ncap;
+
+	pthread_mutex_lock(&e->lock);
+	acl_event_prune_waits(e);
+	if (e->nwaits == e->wcap) {
+		ncap = e->wcap ? e->wcap * 2 : 4;
+		nw = realloc(e->waits, ncap * sizeof(*nw));
+		if (nw) {
+			e->waits = nw;
+			e->wcap = ncap;
+		}
+	}
+	if (e->nwaits < e->wcap) {
+		acl_ring_get(r);
+		e->waits[e->nwaits].ring = r;
+		e->waits[e->nwaits++].seq = seq;
+	}
+	pthread_mutex_unlock(&e->lock);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
 {
 	struct acl_event *e;
@@ -179,14 +262,96 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
 	if (e->dev->slot_map && e->dev_gen == e->dev->gen)
 		e->dev->slot_map[e->slot / 64] &= ~(1ULL << (e->slot % 64));
 	pthread_mutex_unlock(&e->dev->lock);
-	acl_event_clear(e);
-	pthread_mutex_destroy(&e->lock);
-	free(e);
+	/* Queued resets keep it until they ran (CANN: destroy never blocks). */
+	acl_event_put(e);
 	return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
-					      aclrtStream stream)
+/*
+ * The event and the stream of a call that queues work naming the event,
+ * the stream as acl_stream_for_work() takes it: the event, or NULL with
+ * the error recorded in *@ret.
+ */
+static struct acl_event *acl_event_for_work(aclrtEvent event,
+					    aclrtStream stream,
+					    struct acl_stream **s,
+					    aclError *ret)
+{
+	struct acl_event *e = acl_event_lookup(event, "event", ret);
+
+	if (!e)
+		return NULL;
+	*s = acl_stream_for_work(stream, ret);
+	return *s ? e : NULL;
+}
+
+/* Records and resets: not a device-only event, a stream of its device. */
+static aclError acl_event_host_usable(struct acl_event *e,
+				      struct acl_stream *s)
+{
+	if (e->flags & ACL_EVENT_DEVICE_USE_ONLY)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "event=%p is DEVICE_USE_ONLY", (void *)e);
+	if (s->ctx->dev != e->dev)
+		return acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
+			       "event of device %d, stream of device %d",
+			       e->dev->id, s->ctx->dev->id);
+	return ACL_SUCCESS;
+}
+
+/*
+ * CANN fixes the record (wait) flag of an event at its first record
+ * (wait) with a flag, whatever that call returns: *@slot. A later call
+ * with the other flag → 107000.
+ */
+static aclError acl_event_op_flag(struct acl_event *e, uint32_t *slot,
+				  uint32_t flag, const char *what)
+{
+	uint32_t cur;
+
+	pthread_mutex_lock(&e->lock);
+	cur = *slot;
+	if (cur == ACL_EVENT_FLAG_UNSET)
+		*slot = flag;
+	pthread_mutex_unlock(&e->lock);
+	if (cur == ACL_EVENT_FLAG_UNSET || cur == flag)
+		return ACL_SUCCESS;
+	return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+		       "event=%p: its %ss use flag %#x, not flag=%#x (one per "
+		       "event)", (void *)e, what, cur, flag);
+}
+
+/*
+ * ACL_EVENT_RECORD_EXTERNAL / ACL_EVENT_WAIT_EXTERNAL: a record or wait
+ * in a capture that the world outside the graph sees at every replay;
+ * CANN's checks: an Ex event created with ACL_EVENT_SYNC alone, the
+ * flag kept, a capturing stream.
+ */
+static aclError acl_external_check(struct acl_event *e, struct acl_stream *s,
+				   uint32_t *slot, uint32_t flag,
+				   const char *what)
+{
+	aclError ret;
+
+	if (!e->ex || e->flags != ACL_EVENT_SYNC)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "event=%p: an external %s needs an event of "
+			       "aclrtCreateEventExWithFlag(ACL_EVENT_SYNC)",
+			       (void *)e, what);
+	ret = acl_event_op_flag(e, slot, flag, what);
+	if (!ret && !acl_stream_capturing(s))
+		ret = acl_err(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+			      "stream %d is not capturing: an external %s "
+			      "belongs in a capture", s->id, what);
+	return ret;
+}
+
+/*
+ * A record with ACL_EVENT_RECORD_* @flag. An external one is captured
+ * like any record, but the event learns only where replays ran it.
+ */
+static aclError acl_record_event(aclrtEvent event, aclrtStream stream,
+				 uint32_t flag)
 {
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_EVENT_RECORD };
 	struct acl_ref ref = { .kind = ACL_REF_EVENT };
@@ -197,20 +362,17 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 	aclError ret;
 	int err;
 
-	ACL_ENTER();
-	e = acl_event_lookup(event, "event", &ret);
-	if (!e)
+	e = acl_event_for_work(event, stream, &s, &ret);
+	if (!e || (ret = acl_event_host_usable(e, s)))
 		return ret;
-	s = acl_stream_for_work(stream, &ret);
-	if (!s)
+	if (flag == ACL_EVENT_RECORD_EXTERNAL) {
+		ret = acl_external_check(e, s, &e->rec_flag, flag, "record");
+		ref.kind = ACL_REF_EVENT_EXTERNAL;
+	} else {
+		ret = acl_event_op_flag(e, &e->rec_flag, flag, "record");
+	}
+	if (ret)
 		return ret;
-	if (e->flags & ACL_EVENT_DEVICE_USE_ONLY)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "event=%p is DEVICE_USE_ONLY", event);
-	if (s->ctx->dev != e->dev)
-		return acl_err(ACL_ERROR_RT_STREAM_CONTEXT,
-			       "event of device %d, stream of device %d",
-			       e->dev->id, s->ctx->dev->id);
 	d.dst = e->slot;
 	ref.ev = e;
 	/* The stream tells the event its (ring, seq), or that it captured. */
@@ -218,6 +380,27 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 	w.nrefs = 1;
 	err = acl_stream_submit(s, &w, &first, &last);
 	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") : ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
+					      aclrtStream stream)
+{
+	ACL_ENTER();
+	return acl_record_event(event, stream, ACL_EVENT_RECORD_DEFAULT);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event,
+						      aclrtStream stream,
+						      uint32_t flag)
+{
+	ACL_ENTER();
+	if (!event)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "event is NULL");
+	if (flag != ACL_EVENT_RECORD_DEFAULT && flag != ACL_EVENT_RECORD_EXTERNAL)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flag=%#x: must be ACL_EVENT_RECORD_DEFAULT or "
+			       "ACL_EVENT_RECORD_EXTERNAL", flag);
+	return acl_record_event(event, stream, flag);
 }
 
 /*
@@ -408,45 +591,128 @@ ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event,
 	return ret;
 }
 
-static aclError acl_wait_event(aclrtStream stream, aclrtEvent event)
+/* Waits and resets: CANN's events without ACL_EVENT_SYNC have neither. */
+static aclError acl_event_need_sync(struct acl_event *e)
+{
+	if (e->flags & ACL_EVENT_SYNC)
+		return ACL_SUCCESS;
+	return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		       "event=%p was created without ACL_EVENT_SYNC", (void *)e);
+}
+
+/* A wait's time limit in seconds as the runner's ms (INT32_MAX at most). */
+static int32_t acl_wait_limit_ms(uint32_t timeout_s)
+{
+	return timeout_s > INT32_MAX / 1000 ? INT32_MAX :
+	       (int32_t)(timeout_s * 1000);
+}
+
+/*
+ * Queue on @s a wait for @r reaching @seq: a WAIT descriptor, or with a
+ * time limit (@timeout_s seconds, 0 none) a host task that waits for it
+ * that long. *@last: the sequence number taken (0: went into a capture).
+ */
+static int acl_queue_wait(struct acl_stream *s, struct acl_ring *r,
+			  uint64_t seq, uint32_t timeout_s, uint64_t *last)
 {
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_WAIT };
+	struct acl_htask t = { .kind = ACL_HT_EVENT_WAIT };
+	struct acl_ref ref = { .kind = ACL_REF_HOST_TASK, .task = &t };
 	struct acl_work w = acl_work_descs(&d, 1);
+	uint64_t first;
+
+	if (timeout_s) {
+		d.opcode = NPU_DMA_OP_HOST_BARRIER;
+		t.ring = r;
+		t.value = seq;
+		t.timeout_ms = acl_wait_limit_ms(timeout_s);
+		w.refs = &ref;
+		w.nrefs = 1;
+	} else {
+		d.wait_queue = r->id;
+		d.value = seq;
+	}
+	return acl_stream_submit(s, &w, &first, last);
+}
+
+/*
+ * An external wait: captured as a host task that names the event, whose
+ * record each replay looks up when it is queued (acl_event_resolve()).
+ */
+static aclError acl_wait_external(struct acl_stream *s, struct acl_event *e)
+{
+	struct acl_htask t = {
+		.kind = ACL_HT_EVENT_WAIT, .event = e, .timeout_ms = -1,
+	};
+	aclError ret = acl_external_check(e, s, &e->wait_flag,
+					  ACL_EVENT_WAIT_EXTERNAL, "wait");
+
+	return ret ? ret : acl_htask_submit(s, &t);
+}
+
+void acl_event_resolve(struct acl_htask *t)
+{
+	struct acl_ring *r;
+	uint64_t seq;
+
+	if (t->ring)
+		return;
+	if (acl_event_record_of(t->event, &r, &seq) &&
+	    acl_ring_completed(r) < seq) {
+		t->ring = r;
+		t->value = seq;
+	} else if (r) {
+		acl_ring_put(r);
+	}
+}
+
+/*
+ * The waits of the aclrtStreamWaitEvent family: ACL_EVENT_WAIT_* @flag,
+ * limit in s (0: none).
+ */
+static aclError acl_wait_event(aclrtStream stream, aclrtEvent event,
+			       uint32_t timeout_s, uint32_t flag)
+{
 	struct acl_stream *s;
 	struct acl_event *e;
 	struct acl_ring *r;
-	uint64_t seq, first, last;
+	uint64_t seq, last = 0;
 	aclError ret;
 	int err = 0;
 
-	e = acl_event_lookup(event, "event", &ret);
-	if (!e)
+	e = acl_event_for_work(event, stream, &s, &ret);
+	if (!e || (ret = acl_event_need_sync(e)))
 		return ret;
-	s = acl_stream_for_work(stream, &ret);
-	if (!s)
+	if (flag == ACL_EVENT_WAIT_EXTERNAL)
+		return acl_wait_external(s, e);
+	ret = acl_event_op_flag(e, &e->wait_flag, flag, "wait");
+	if (ret)
 		return ret;
-	if (!(e->flags & ACL_EVENT_SYNC))
-		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "event=%p was created without ACL_EVENT_SYNC",
-			       event);
 	if (!acl_event_record_of(e, &r, &seq))
 		return ACL_SUCCESS;	/* nothing captured: nothing to wait for */
-	if (acl_ring_completed(r) < seq) {
-		d.wait_queue = r->id;
-		d.value = seq;
-		err = acl_stream_submit(s, &w, &first, &last);
-	}
+	if (acl_ring_completed(r) < seq)
+		err = acl_queue_wait(s, r, seq, timeout_s, &last);
 	acl_ring_put(r);
-	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") : ACL_SUCCESS;
+	if (err)
+		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT");
+	if (last)
+		acl_event_add_wait(e, s->ring, last);
+	return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream,
 						  aclrtEvent event)
 {
 	ACL_ENTER();
-	return acl_wait_event(stream, event);
+	return acl_wait_event(stream, event, 0, ACL_EVENT_WAIT_DEFAULT);
 }
 
+/*
+ * CANN's time limit is in seconds, 0 for none (its API reference; the
+ * header's comment says ms, the device scheduler takes seconds). When it
+ * runs out the stream goes on, and its next synchronize fails with
+ * ACL_ERROR_RT_TASK_TIMEOUT.
+ */
 ACL_FUNC_VISIBILITY aclError
 aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
 				int32_t timeout)
@@ -454,36 +720,154 @@ aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
 	ACL_ENTER();
 	if (timeout < 0)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "timeout=%d is negative", timeout);
-	/* The driver's WAIT has no time limit: the timeout is not enforced. */
-	return acl_wait_event(stream, event);
+			       "timeout=%d: must be >= 0 s (0: none)", timeout);
+	return acl_wait_event(stream, event, (uint32_t)timeout,
+			      ACL_EVENT_WAIT_DEFAULT);
 }
 
+/* CANN's "use the default wait timeout" (none here: no aclrtSetOpWaitTimeout). */
+#define ACL_WAIT_TIMEOUT_DEFAULT	UINT32_MAX
+
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream,
+							  aclrtEvent event,
+							  uint32_t timeout,
+							  uint32_t flag)
+{
+	ACL_ENTER();
+	if (!event)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "event is NULL");
+	if (flag != ACL_EVENT_WAIT_DEFAULT && flag != ACL_EVENT_WAIT_EXTERNAL)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flag=%#x: must be ACL_EVENT_WAIT_DEFAULT or "
+			       "ACL_EVENT_WAIT_EXTERNAL", flag);
+	if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "timeout=%u: must be 0 with ACL_EVENT_WAIT_EXTERNAL",
+			       timeout);
+	return acl_wait_event(stream, event,
+			      timeout == ACL_WAIT_TIMEOUT_DEFAULT ? 0 : timeout,
+			      flag);
+}
+
+/*
+ * Reset, in stream order: a host task returns the event to its initial
+ * state when the stream reaches it, unless the event was recorded again
+ * since the call (rec_gen moved on): a record the application made
+ * later is never undone by an earlier reset.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event,
 					     aclrtStream stream)
 {
+	struct acl_htask t = { .kind = ACL_HT_EVENT_RESET };
 	struct acl_stream *s;
 	struct acl_event *e;
 	aclError ret;
 
 	ACL_ENTER();
-	e = acl_event_lookup(event, "event", &ret);
+	e = acl_event_for_work(event, stream, &s, &ret);
+	if (!e || (ret = acl_event_host_usable(e, s)) ||
+	    (ret = acl_event_need_sync(e)))
+		return ret;
+	t.event = e;
+	pthread_mutex_lock(&e->lock);
+	t.value = e->rec_gen;
+	pthread_mutex_unlock(&e->lock);
+	return acl_htask_submit(s, &t);
+}
+
+aclError acl_event_run(const struct acl_htask *t)
+{
+	struct acl_event *e = t->event;
+
+	if (t->kind == ACL_HT_EVENT_WAIT && !t->ring)
+		return ACL_SUCCESS;	/* external: no record to wait for */
+	if (t->kind == ACL_HT_EVENT_WAIT)
+		return acl_ring_wait(t->ring, t->value, t->timeout_ms) ==
+		       -ETIMEDOUT ? ACL_ERROR_RT_TASK_TIMEOUT : ACL_SUCCESS;
+	pthread_mutex_lock(&e->lock);
+	if (e->rec_gen == t->value) {
+		acl_event_clear(e);
+		e->captured = false;
+	}
+	pthread_mutex_unlock(&e->lock);
+	return ACL_SUCCESS;
+}
+
+/* A query of @event into @out (called @name): the event, or NULL. */
+static struct acl_event *acl_event_query_args(aclrtEvent event,
+					      const void *out,
+					      const char *name, aclError *ret)
+{
+	struct acl_event *e = acl_event_lookup(event, "event", ret);
+
+	if (e && !out) {
+		*ret = acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL", name);
+		return NULL;
+	}
+	return e;
+}
+
+ACL_FUNC_VISIBILITY aclError
+aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
+{
+	struct acl_event *e;
+	aclError ret;
+	bool done;
+
+	ACL_ENTER();
+	e = acl_event_query_args(event, status, "status", &ret);
 	if (!e)
 		return ret;
-	s = acl_stream_lookup(stream, &ret);
-	if (!s)
-		return ret;
-	if (!(e->flags & ACL_EVENT_SYNC))
+	if (e->flags == ACL_EVENT_EXTERNAL || e->flags == ACL_EVENT_IPC)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "event=%p was created without ACL_EVENT_SYNC",
-			       event);
-	/*
-	 * Waits already queued hold their (queue, seq): forgetting the
-	 * record now cannot release them early.
-	 */
+			       "event=%p: flag=%#x events have no wait status",
+			       event, e->flags);
+	if (acl_event_captured(e, "event", &ret))
+		return ret;
 	pthread_mutex_lock(&e->lock);
-	acl_event_clear(e);
-	e->captured = false;
+	acl_event_prune_waits(e);
+	done = !e->nwaits;
 	pthread_mutex_unlock(&e->lock);
+	*status = done ? ACL_EVENT_WAIT_STATUS_COMPLETE :
+		  ACL_EVENT_WAIT_STATUS_NOT_READY;
+	return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event,
+					     uint32_t *eventId)
+{
+	struct acl_event *e;
+	aclError ret;
+
+	ACL_ENTER();
+	e = acl_event_query_args(event, eventId, "eventId", &ret);
+	if (!e)
+		return ret;
+	if (e->flags == ACL_EVENT_IPC)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "event=%p is an IPC event", event);
+	/* Every event owns its slot from creation: the slot is its id. */
+	*eventId = e->slot;
+	return ACL_SUCCESS;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount)
+{
+	struct acl_context *ctx;
+	struct acl_device *dev;
+	uint32_t i, used = 0;
+
+	ACL_ENTER();
+	if (!eventCount)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "eventCount is NULL");
+	ctx = acl_current_ctx();
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	dev = ctx->dev;
+	pthread_mutex_lock(&dev->lock);
+	for (i = 0; i < (dev->info.max_event_slots + 63) / 64; i++)
+		used += (uint32_t)__builtin_popcountll(dev->slot_map[i]);
+	pthread_mutex_unlock(&dev->lock);
+	*eventCount = dev->info.max_event_slots - used;
 	return ACL_SUCCESS;
 }

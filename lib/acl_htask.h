@@ -18,6 +18,8 @@ enum acl_htask_kind {
 	ACL_HT_VALUE_WAIT,		/* aclrtValueWait */
 	ACL_HT_NOTIFY_RECORD,		/* aclrtRecordNotify */
 	ACL_HT_NOTIFY_WAIT,		/* aclrtWaitAndResetNotify */
+	ACL_HT_EVENT_WAIT,		/* aclrtStreamWaitEventWithTimeout */
+	ACL_HT_EVENT_RESET,		/* aclrtResetEvent */
 };
 
 /* One HOST_BARRIER's host part. */
@@ -28,9 +30,13 @@ struct acl_htask {
 	void *arg;
 	struct acl_device *dev;		/* VALUE_*: NPU of @addr */
 	uint64_t addr;			/* VALUE_*: device address */
-	uint64_t value;			/* VALUE_* */
+	/* VALUE_*; EVENT_WAIT: the record's seq; EVENT_RESET: its rec_gen */
+	uint64_t value;
 	uint32_t flag;			/* VALUE_WAIT: ACL_STREAM_WAIT_VALUE_* */
 	struct acl_notify *notify;	/* NOTIFY_*: a reference per queued copy */
+	struct acl_event *event;	/* EVENT_RESET: a reference per copy */
+	struct acl_ring *ring;		/* EVENT_WAIT: the record's ring (a ref) */
+	int32_t timeout_ms;		/* EVENT_WAIT: limit of the wait */
 	/* Set when queued: */
 	uint64_t seq;			/* its HOST_BARRIER */
 	struct acl_sub *sub;		/* CALLBACK: the thread to run it */
@@ -38,6 +44,16 @@ struct acl_htask {
 	struct acl_htask *next;
 };
 
+/* Take / drop the references a task (or a copy of it) holds. */
+void acl_htask_hold(struct acl_htask *t);
+void acl_htask_release(struct acl_htask *t);
+/*
+ * A failure of @s's host tasks (a timed-out event wait) not reported
+ * yet: its aclError, recorded, and now reported; else ACL_SUCCESS.
+ */
+aclError acl_hostq_failure(struct acl_stream *s);
+/* The code of @s's latest failed host task (reported or not), or 0. */
+aclError acl_hostq_failed(struct acl_stream *s);
 /* Start @s's runner thread unless it runs: 0 or -errno. */
 int acl_hostq_start(struct acl_stream *s);
 /*
@@ -77,5 +93,22 @@ void acl_notify_get(struct acl_notify *n);
 void acl_notify_put(struct acl_notify *n);
 /* Run a NOTIFY_RECORD / NOTIFY_WAIT task in a runner. */
 void acl_notify_run(const struct acl_htask *t);
+
+/* ---- acl_event.c ----------------------------------------------------- */
+
+void acl_event_get(struct acl_event *e);
+/* Drop a reference; the last one frees the event. */
+void acl_event_put(struct acl_event *e);
+/*
+ * Run an EVENT_WAIT / EVENT_RESET task in a runner. Return: 0, or the
+ * aclError the stream fails with (a wait that timed out).
+ */
+aclError acl_event_run(const struct acl_htask *t);
+/*
+ * An external wait being queued (a replay): make it wait for the event's
+ * record of now, if that has not completed. Caller holds the ring lock
+ * of the stream it is queued on.
+ */
+void acl_event_resolve(struct acl_htask *t);
 
 #endif /* ACL_HTASK_H */

@@ -37,6 +37,13 @@ struct acl_sub;
 
 struct acl_ring;
 
+/* The threads an application subscribes to a stream (acl_callback.c). */
+enum acl_sub_kind {
+	ACL_SUB_REPORT,			/* aclrtSubscribeReport: callbacks */
+	ACL_SUB_HOSTFUNC,		/* aclrtSubscribeHostFunc: host functions */
+	ACL_SUB_KINDS
+};
+
 struct acl_stream {
 	uint32_t pad[4];		/* keeps magic clear of malloc's free list */
 	uint32_t magic;
@@ -49,7 +56,8 @@ struct acl_stream {
 	struct acl_stream *next;	/* in ctx->streams, under dev->lock */
 	struct acl_graph *graph;	/* capture in progress, under ring->lock */
 	struct acl_hostq *hostq;	/* host-task runner (acl_callback.c) */
-	struct acl_sub *sub;		/* report thread, under acl_sub_lock */
+	/* Subscribed threads, by enum acl_sub_kind, under acl_sub_lock. */
+	struct acl_sub *sub[ACL_SUB_KINDS];
 	/* Set by aclrtSetStreamFailureMode()/Attribute (acl_stream_ctl.c). */
 	uint64_t fail_mode;		/* ACL_*_ON_FAILURE set on this stream */
 	uint32_t overflow;		/* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK */
@@ -76,10 +84,22 @@ struct acl_event {
 	struct acl_device *dev;
 	uint64_t dev_gen;		/* the device opening the slot belongs to */
 	uint32_t slot;
+	int refs;			/* atomic: the handle + queued host tasks */
 	pthread_mutex_t lock;		/* protects the record state below */
 	struct acl_ring *ring;		/* ring of the last record, or NULL */
 	uint64_t seq;			/* its EVENT_RECORD sequence number */
 	bool captured;			/* last record went into a capture */
+	uint64_t rec_gen;		/* bumped by every record (or capture) */
+	/* ACL_EVENT_RECORD_* / ACL_EVENT_WAIT_* of the first such call, or -1 */
+	uint32_t rec_flag, wait_flag;
+	struct acl_evwait *waits;	/* stream waits on it not seen done */
+	uint32_t nwaits, wcap;
+};
+
+/* A stream's wait on an event: done once @ring completed @seq. */
+struct acl_evwait {
+	struct acl_ring *ring;		/* a reference */
+	uint64_t seq;
 };
 
 /*

@@ -170,7 +170,7 @@ aclError acl_stream_sync(struct acl_stream *s, int32_t timeout_ms)
 	seen = __atomic_exchange_n(&s->errors_seen, count, __ATOMIC_RELAXED);
 	if (count != seen)
 		return acl_stream_report(s, acl_ring_last_error(s->ring));
-	return ACL_SUCCESS;
+	return acl_hostq_failure(s);
 }
 
 aclError acl_create_stream(aclrtStream *stream, uint32_t priority,

@@ -52,13 +52,15 @@ void acl_stream_notify(struct acl_stream *s, aclrtStreamState state);
 enum acl_ref_kind {
 	ACL_REF_HOST_TASK = 1,
 	ACL_REF_EVENT = 2,
+	/* ACL_EVENT_RECORD_EXTERNAL: the event learns replays, not the capture */
+	ACL_REF_EVENT_EXTERNAL = 3,
 };
 
 struct acl_ref {
 	size_t idx;			/* index of the descriptor */
 	enum acl_ref_kind kind;
 	struct acl_htask *task;		/* HOST_TASK: template, copied */
-	struct acl_event *ev;		/* EVENT */
+	struct acl_event *ev;		/* EVENT, EVENT_EXTERNAL */
 };
 
 /* Is @s capturing? (unlocked peek, for the API-edge checks) */

@@ -17,6 +17,7 @@
 #include "acl_ring.h"
 #include "acl_device.h"
 #include "acl_stream.h"
+#include "acl_htask.h"
 
 /* CANN's range: RT_STREAM_GREATEST_PRIORITY 0, RT_STREAM_LEAST_PRIORITY 7. */
 #define ACL_PRIO_GREATEST	0
@@ -33,9 +34,18 @@ static bool acl_stream_stop_mode(const struct acl_stream *s)
 
 aclError acl_stream_check_stopped(struct acl_stream *s)
 {
+	aclError host;
 	int err;
 
-	if (!acl_stream_stop_mode(s) || !acl_ring_error_count(s->ring))
+	if (!acl_stream_stop_mode(s))
+		return ACL_SUCCESS;
+	/* A failed host task (a timed-out event wait) stops it too. */
+	host = acl_hostq_failed(s);
+	if (host && !acl_ring_error_count(s->ring))
+		return acl_err(host, "stream %d stopped on failure "
+			       "(ACL_STOP_ON_FAILURE): a wait for an event timed "
+			       "out, new work is refused", s->id);
+	if (!acl_ring_error_count(s->ring))
 		return ACL_SUCCESS;
 	err = acl_ring_last_error(s->ring);
 	return acl_err(acl_errno_to_acl(err ? err : -EIO),

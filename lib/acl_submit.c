@@ -157,7 +157,10 @@ static bool acl_refs_have_tasks(const struct acl_ref *refs, size_t nrefs)
 	return false;
 }
 
-/* Tell the events among @refs where they were recorded (or captured). */
+/*
+ * Tell the events among @refs where they were recorded (or captured); an
+ * external record only where a replay ran it: its capture changes nothing.
+ */
 static void acl_refs_events(struct acl_stream *s, const struct acl_ref *refs,
 			    size_t nrefs, uint64_t first)
 {
@@ -165,11 +168,13 @@ static void acl_refs_events(struct acl_stream *s, const struct acl_ref *refs,
 	size_t i;
 
 	for (i = 0; i < nrefs; i++) {
-		if (refs[i].kind != ACL_REF_EVENT)
+		if (refs[i].kind != ACL_REF_EVENT &&
+		    (refs[i].kind != ACL_REF_EVENT_EXTERNAL || !first))
 			continue;
 		e = refs[i].ev;
 		pthread_mutex_lock(&e->lock);
 		e->captured = !first;
+		e->rec_gen++;
 		/* Re-recorded on the same ring: the event keeps its reference. */
 		if (first && e->ring != s->ring) {
 			if (e->ring)

@@ -953,10 +953,15 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream,
 /* Make later work on @stream wait for @event's recorded work. */
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream,
 						  aclrtEvent event);
-/* As aclrtStreamWaitEvent(), with a limit on the wait. */
+/* As aclrtStreamWaitEvent(), with a limit on the wait (s, 0: none). */
 ACL_FUNC_VISIBILITY aclError
 aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event,
 				int32_t timeout);
+/* As aclrtStreamWaitEventWithTimeout(), with an ACL_EVENT_WAIT_* @flag. */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream,
+							  aclrtEvent event,
+							  uint32_t timeout,
+							  uint32_t flag);
 /* ACL_CONTINUE_ON_FAILURE or ACL_STOP_ON_FAILURE for @stream. */
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream,
 						       uint64_t mode);
@@ -976,6 +981,10 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
 /* Capture the work queued on @stream so far into @event. */
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event,
 					      aclrtStream stream);
+/* As aclrtRecordEvent(), with an ACL_EVENT_RECORD_* @flag. */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event,
+						      aclrtStream stream,
+						      uint32_t flag);
 /* Non-blocking: whether @event's recorded work is done. */
 ACL_FUNC_VISIBILITY aclError
 aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
@@ -998,6 +1007,14 @@ ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event,
 /* Queue on @stream a reset of @event to its initial state. */
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event,
 					     aclrtStream stream);
+/* Non-blocking: whether every stream wait queued on @event has passed. */
+ACL_FUNC_VISIBILITY aclError
+aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
+/* The id of @event. */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event,
+					     uint32_t *eventId);
+/* How many more events the current device can create. */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
 
 /* Memory */
 
@@ -1200,9 +1217,20 @@ ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
 /* Undo aclrtSubscribeReport(). */
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId,
 						    aclrtStream stream);
-/* Queue @fn(@args) on @stream, run by a runtime thread. */
+/*
+ * Queue @fn(@args) on @stream, run by the thread subscribed with
+ * aclrtSubscribeHostFunc(), else by a runtime thread.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream,
 						 aclrtHostFunc fn, void *args);
+/* Serve @exeStream's host functions from thread @hostFuncThreadId. */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId,
+						    aclrtStream exeStream);
+/* Run the host functions due to the calling thread, waiting up to @timeout ms. */
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+/* Undo aclrtSubscribeHostFunc(). */
+ACL_FUNC_VISIBILITY aclError
+aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
 
 /* Memory value write / wait */
 

@@ -6,6 +6,7 @@
 #ifndef T_ACL_H
 #define T_ACL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +69,38 @@ static inline void t_acl_msg_has(const char *needle)
 
 	ck_assert_msg(m && strstr(m, needle), "message \"%s\" lacks \"%s\"",
 		      m ? m : "(null)", needle);
+}
+
+/* A host function that holds its stream until the test opens it. */
+struct t_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int open;
+};
+
+static inline void t_gate_init(struct t_gate *g)
+{
+	pthread_mutex_init(&g->lock, NULL);
+	pthread_cond_init(&g->cond, NULL);
+	g->open = 0;
+}
+
+static inline void t_gate_fn(void *p)
+{
+	struct t_gate *g = p;
+
+	pthread_mutex_lock(&g->lock);
+	while (!g->open)
+		pthread_cond_wait(&g->cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
+static inline void t_gate_open(struct t_gate *g)
+{
+	pthread_mutex_lock(&g->lock);
+	g->open = 1;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
 }
 
 #endif /* T_ACL_H */

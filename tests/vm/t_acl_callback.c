@@ -16,27 +16,41 @@
 
 #define T_LEN	4096
 
-/* A report thread: aclrtProcessReport until told to stop. */
+/*
+ * A report thread: aclrtProcessReport until told to stop; or, with
+ * @hostfunc, a host-function thread: aclrtProcessHostFunc.
+ */
 struct t_reporter {
 	pthread_t th;
+	bool hostfunc;
 	volatile int stop;
-	volatile int ran;		/* successful ProcessReport calls */
+	volatile int ran;		/* successful Process calls */
 };
 
 static void *t_report_main(void *p)
 {
 	struct t_reporter *r = p;
+	aclError ret;
 
-	while (!r->stop)
-		if (aclrtProcessReport(50) == ACL_SUCCESS)
+	while (!r->stop) {
+		ret = r->hostfunc ? aclrtProcessHostFunc(50) :
+				    aclrtProcessReport(50);
+		if (ret == ACL_SUCCESS)
 			__atomic_add_fetch(&r->ran, 1, __ATOMIC_RELAXED);
+	}
 	return NULL;
+}
+
+static void t_serve_start(struct t_reporter *r, bool hostfunc)
+{
+	memset(r, 0, sizeof(*r));
+	r->hostfunc = hostfunc;
+	ck_assert_int_eq(pthread_create(&r->th, NULL, t_report_main, r), 0);
 }
 
 static void t_reporter_start(struct t_reporter *r)
 {
-	memset(r, 0, sizeof(*r));
-	ck_assert_int_eq(pthread_create(&r->th, NULL, t_report_main, r), 0);
+	t_serve_start(r, false);
 }
 
 static void t_reporter_stop(struct t_reporter *r)
@@ -118,6 +132,18 @@ static void t_copy_after(struct t_bufs *b, aclrtStream s)
 				  ACL_MEMCPY_DEVICE_TO_HOST, s));
 }
 
+/* Copies, host function @c, copies: the host function ran in between. */
+static void t_host_func_between_copies(struct t_bufs *b, struct t_cb *c,
+				       aclrtStream s)
+{
+	t_copy_before(b, s);
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_rewrite, c));
+	t_copy_after(b, s);
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	t_expect_all(b->o0, 1, "copy before the host function");
+	t_expect_all(b->o1, c->value, "copy after the host function");
+}
+
 START_TEST(test_callback_ordered_between_copies)
 {
 	struct t_cb c = { .value = 2 };
@@ -191,6 +217,25 @@ START_TEST(test_callback_errors)
 }
 END_TEST
 
+/* Device of backend @i, a stream, buffers, @c rewriting them. */
+static bool t_host_func_setup(int i, int *dev, aclrtStream *s,
+			      struct t_bufs *b, struct t_cb *c)
+{
+	if (!t_acl_use_backend(i, dev))
+		return false;
+	T_ACL_OK(aclrtCreateStream(s));
+	t_bufs_alloc(b);
+	c->buf = b->h;
+	return true;
+}
+
+static void t_host_func_teardown(int dev, aclrtStream s, struct t_bufs *b)
+{
+	t_bufs_free(b);
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+
 START_TEST(test_host_func_ordered)
 {
 	struct t_cb c = { .value = 3 };
@@ -198,19 +243,92 @@ START_TEST(test_host_func_ordered)
 	aclrtStream s;
 	int dev;
 
-	if (!t_acl_use_backend(_i, &dev))
+	if (!t_host_func_setup(_i, &dev, &s, &b, &c))
+		return;
+	t_host_func_between_copies(&b, &c, s);
+	ck_assert(!pthread_equal(c.thread, pthread_self()));
+	t_host_func_teardown(dev, s, &b);
+}
+END_TEST
+
+/* aclrtSubscribeHostFunc: the application's thread runs them, in order. */
+START_TEST(test_host_func_subscribed)
+{
+	struct t_cb c = { .value = 4 };
+	struct t_reporter r;
+	struct t_bufs b;
+	aclrtStream s;
+	int dev;
+
+	if (!t_host_func_setup(_i, &dev, &s, &b, &c))
+		return;
+	t_serve_start(&r, true);
+	T_ACL_OK(aclrtSubscribeHostFunc((uint64_t)r.th, s));
+	T_ACL_EQ(aclrtSubscribeHostFunc((uint64_t)r.th, s),
+		 ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	/* Callbacks still need a report thread: a separate binding. */
+	T_ACL_EQ(aclrtLaunchCallback(t_cb_count, &c.calls, ACL_CALLBACK_BLOCK,
+				     s), ACL_ERROR_RT_STREAM_NO_CB_REG);
+	t_host_func_between_copies(&b, &c, s);
+	ck_assert(pthread_equal(c.thread, r.th));
+	T_ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)r.th, s));
+	T_ACL_EQ(aclrtUnSubscribeHostFunc((uint64_t)r.th, s),
+		 ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	t_reporter_stop(&r);
+	ck_assert_int_ge(r.ran, 1);
+	/* Unsubscribed: a runtime thread runs them again. */
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_rewrite, &c));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert_int_eq(c.calls, 2);
+	ck_assert(!pthread_equal(c.thread, r.th));
+	ck_assert(!pthread_equal(c.thread, pthread_self()));
+	t_host_func_teardown(dev, s, &b);
+}
+END_TEST
+
+START_TEST(test_host_func_process_errors)
+{
+	uint64_t self = (uint64_t)pthread_self();
+	struct t_gate g;
+	aclrtStream s;
+	int dev, n = 0;
+
+	if (!t_acl_use_backend(1, &dev))
 		return;
 	T_ACL_OK(aclrtCreateStream(&s));
-	t_bufs_alloc(&b);
-	c.buf = b.h;
-	t_copy_before(&b, s);
-	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_rewrite, &c));
-	t_copy_after(&b, s);
+	/* CANN's runtime checks these: RT_PARAM_INVALID, not 100000. */
+	T_ACL_EQ(aclrtProcessHostFunc(0), ACL_ERROR_RT_PARAM_INVALID);
+	t_acl_msg_has("timeout=0");
+	T_ACL_EQ(aclrtProcessHostFunc(-2), ACL_ERROR_RT_PARAM_INVALID);
+	T_ACL_EQ(aclrtProcessHostFunc(10), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+	T_ACL_EQ(aclrtSubscribeHostFunc(self, NULL), ACL_ERROR_RT_PARAM_INVALID);
+	t_acl_msg_has("exeStream");
+	T_ACL_EQ(aclrtUnSubscribeHostFunc(self, s),
+		 ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	T_ACL_OK(aclrtSubscribeHostFunc(self, s));
+	/* Nothing queued: the wait times out. */
+	T_ACL_EQ(aclrtProcessHostFunc(20), ACL_ERROR_RT_REPORT_TIMEOUT);
+	/* A host-function thread is no report thread, and the reverse. */
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_count, &n));
+	T_ACL_EQ(aclrtProcessReport(20), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+	ck_assert_int_eq(n, 0);
+	T_ACL_OK(aclrtProcessHostFunc(5000));
+	ck_assert_int_eq(n, 1);
 	T_ACL_OK(aclrtSynchronizeStream(s));
-	t_expect_all(b.o0, 1, "copy before the host function");
-	t_expect_all(b.o1, 3, "copy after the host function");
-	ck_assert(!pthread_equal(c.thread, pthread_self()));
-	t_bufs_free(&b);
+	T_ACL_OK(aclrtUnSubscribeHostFunc(self, s));
+	/*
+	 * Queued while subscribed, reached after unsubscribing: no thread
+	 * would ask for it, so the runtime thread runs it (behind a gate,
+	 * so the order of the calls is known).
+	 */
+	t_gate_init(&g);
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_gate_fn, &g));
+	T_ACL_OK(aclrtSubscribeHostFunc(self, s));
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_count, &n));
+	T_ACL_OK(aclrtUnSubscribeHostFunc(self, s));
+	t_gate_open(&g);
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert_int_eq(n, 2);
 	T_ACL_OK(aclrtDestroyStream(s));
 	T_ACL_OK(aclrtResetDevice(dev));
 }
@@ -315,6 +433,8 @@ static Suite *acl_callback_suite(void)
 	tcase_add_loop_test(tc, test_callback_ordered_between_copies, 0, 2);
 	tcase_add_test(tc, test_callback_errors);
 	tcase_add_loop_test(tc, test_host_func_ordered, 0, 2);
+	tcase_add_loop_test(tc, test_host_func_subscribed, 0, 2);
+	tcase_add_test(tc, test_host_func_process_errors);
 	tcase_add_loop_test(tc, test_value_write_wait, 0, 2);
 	tcase_add_test(tc, test_host_tasks_captured);
 	suite_add_tcase(s, tc);

@@ -226,6 +226,8 @@ START_TEST(test_two_streams_ordered_by_event)
 	T_ACL_OK(aclrtSynchronizeEvent(e));
 	T_ACL_EQ(aclrtStreamWaitEvent(s2, NULL), ACL_ERROR_INVALID_PARAM);
 	T_ACL_OK(aclrtResetEvent(e, s2));
+	/* The reset is work of s2: done once s2 reached it. */
+	T_ACL_OK(aclrtSynchronizeStream(s2));
 	T_ACL_OK(aclrtQueryEventStatus(e, &st));
 	ck_assert_int_eq(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
 	T_ACL_OK(aclrtDestroyEvent(e));

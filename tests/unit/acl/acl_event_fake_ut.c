@@ -166,6 +166,114 @@ START_TEST(test_event_slots_run_out)
 }
 END_TEST
 
+/* A reset is work of its stream: held, the event keeps its record. */
+START_TEST(test_reset_waits_for_its_stream)
+{
+	aclrtEvent e = NULL;
+
+	ck_assert_int_eq(aclrtCreateEvent(&e), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtRecordEvent(e, s1), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtSynchronizeStream(s1), ACL_SUCCESS);
+	fake_kmd_hold(true);
+	ck_assert_int_eq(aclrtMemcpyAsync(dev, SZ, host_a, SZ,
+					  ACL_MEMCPY_HOST_TO_DEVICE, s2),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(aclrtResetEvent(e, s2), ACL_SUCCESS);
+	ck_assert_int_eq(status_of(e), ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	fake_kmd_hold(false);
+	ck_assert_int_eq(aclrtSynchronizeStream(s2), ACL_SUCCESS);
+	ck_assert_int_eq(status_of(e), ACL_EVENT_RECORDED_STATUS_NOT_READY);
+	ck_assert_int_eq(aclrtDestroyEvent(e), ACL_SUCCESS);
+}
+END_TEST
+
+static aclrtEventWaitStatus wait_status_of(aclrtEvent e)
+{
+	aclrtEventWaitStatus st = ACL_EVENT_WAIT_STATUS_RESERVED;
+
+	ck_assert_int_eq(aclrtQueryEventWaitStatus(e, &st), ACL_SUCCESS);
+	return st;
+}
+
+/* The wait status follows the waits queued on the event. */
+START_TEST(test_wait_status_follows_waits)
+{
+	aclrtEvent e = NULL;
+
+	ck_assert_int_eq(aclrtCreateEvent(&e), ACL_SUCCESS);
+	ck_assert_int_eq(wait_status_of(e), ACL_EVENT_WAIT_STATUS_COMPLETE);
+	fake_kmd_hold(true);
+	ck_assert_int_eq(aclrtMemcpyAsync(dev, SZ, host_a, SZ,
+					  ACL_MEMCPY_HOST_TO_DEVICE, s1),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(aclrtRecordEvent(e, s1), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtStreamWaitEventWithFlag(s2, e, 0,
+						      ACL_EVENT_WAIT_DEFAULT),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(wait_status_of(e), ACL_EVENT_WAIT_STATUS_NOT_READY);
+	fake_kmd_run();
+	ck_assert_int_eq(aclrtSynchronizeStream(s2), ACL_SUCCESS);
+	ck_assert_int_eq(wait_status_of(e), ACL_EVENT_WAIT_STATUS_COMPLETE);
+	ck_assert_int_eq(aclrtQueryEventWaitStatus(e, NULL),
+			 ACL_ERROR_INVALID_PARAM);
+	msg_has("status is NULL");
+	ck_assert_int_eq(aclrtDestroyEvent(e), ACL_SUCCESS);
+}
+END_TEST
+
+/* Ids are slots; the free count is what the table has left. */
+START_TEST(test_ids_and_free_slots)
+{
+	uint32_t n = 0, id0, id1;
+	aclrtEvent e0, e1;
+
+	ck_assert_int_eq(aclrtGetEventAvailNum(&n), ACL_SUCCESS);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_int_eq(aclrtCreateEvent(&e0), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtCreateEvent(&e1), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtGetEventAvailNum(&n), ACL_SUCCESS);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(aclrtGetEventId(e0, &id0), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtGetEventId(e1, &id1), ACL_SUCCESS);
+	ck_assert_uint_lt(id0, 4);
+	ck_assert_uint_lt(id1, 4);
+	ck_assert_uint_ne(id0, id1);
+	ck_assert_int_eq(aclrtDestroyEvent(e0), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtGetEventAvailNum(&n), ACL_SUCCESS);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(aclrtGetEventId(e1, NULL), ACL_ERROR_INVALID_PARAM);
+	msg_has("eventId is NULL");
+	ck_assert_int_eq(aclrtDestroyEvent(e1), ACL_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_record_and_wait_flags)
+{
+	aclrtEvent e = NULL;
+
+	ck_assert_int_eq(aclrtCreateEvent(&e), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtRecordEventWithFlag(e, s1, 7),
+			 ACL_ERROR_INVALID_PARAM);
+	msg_has("flag=0x7");
+	ck_assert_int_eq(aclrtStreamWaitEventWithFlag(s2, e, 0, 3),
+			 ACL_ERROR_INVALID_PARAM);
+	msg_has("flag=0x3");
+	ck_assert_int_eq(aclrtStreamWaitEventWithFlag(s2, e, 5,
+						      ACL_EVENT_WAIT_EXTERNAL),
+			 ACL_ERROR_INVALID_PARAM);
+	msg_has("timeout=5");
+	ck_assert_int_eq(aclrtStreamWaitEventWithTimeout(s2, e, -3),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	msg_has("timeout=-3");
+	ck_assert_int_eq(aclrtRecordEventWithFlag(e, s1,
+						  ACL_EVENT_RECORD_DEFAULT),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(aclrtSynchronizeEvent(e), ACL_SUCCESS);
+	ck_assert_int_eq(status_of(e), ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	ck_assert_int_eq(aclrtDestroyEvent(e), ACL_SUCCESS);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("acl_event_fake");
@@ -177,6 +285,10 @@ int main(void)
 	tcase_add_test(tc, test_stream_waits_for_event_of_another_stream);
 	tcase_add_test(tc, test_without_wait_order_is_not_kept);
 	tcase_add_test(tc, test_event_slots_run_out);
+	tcase_add_test(tc, test_reset_waits_for_its_stream);
+	tcase_add_test(tc, test_wait_status_follows_waits);
+	tcase_add_test(tc, test_ids_and_free_slots);
+	tcase_add_test(tc, test_record_and_wait_flags);
 	suite_add_tcase(s, tc);
 	return t_run_suite(s);
 }
