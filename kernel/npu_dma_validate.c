@@ -157,6 +157,8 @@ static int npu_val_resolve_peer(struct npu_dma_ctx *ctx, struct npu_dma_side *si
 			r = NULL;
 		if (r)
 			kref_get(&r->ref);
+		else
+			r = npu_dma_span_get(&pctx->mem_tree, addr, extent);
 		mutex_unlock(&pctx->lock);
 		if (r)
 			break;

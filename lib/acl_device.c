@@ -24,6 +24,27 @@ bool acl_device_is_open(const struct acl_device *dev)
 	return __atomic_load_n(&dev->fd, __ATOMIC_ACQUIRE) >= 0;
 }
 
+/* The visible device that is the driver's NPU @phys, or NULL. */
+struct acl_device *acl_device_of_phys(int phys)
+{
+	int i, n = acl_device_count();
+
+	for (i = 0; i < n; i++)
+		if (acl_g.dev[i].phys == phys)
+			return &acl_g.dev[i];
+	return NULL;
+}
+
+aclError acl_device_ensure_open(struct acl_device *dev)
+{
+	aclError ret;
+
+	pthread_mutex_lock(&acl_g.lock);
+	ret = acl_device_open_locked(dev);
+	pthread_mutex_unlock(&acl_g.lock);
+	return ret;
+}
+
 struct acl_device *acl_device_get(int32_t id)
 {
 	int n = acl_device_count();

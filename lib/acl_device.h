@@ -39,6 +39,10 @@ int acl_device_count(void);
 bool acl_node_present(int phys);
 /* Logical id -> device, or NULL with 107001 recorded. */
 struct acl_device *acl_device_get(int32_t id);
+/* The visible device that is the driver's NPU @phys, or NULL. */
+struct acl_device *acl_device_of_phys(int phys);
+/* Open @dev if closed, taking acl_g.lock: 0 or an aclError. */
+aclError acl_device_ensure_open(struct acl_device *dev);
 /* Open @dev if closed (caller holds acl_g.lock): 0 or an aclError. */
 aclError acl_device_open_locked(struct acl_device *dev);
 void acl_device_close_locked(struct acl_device *dev);

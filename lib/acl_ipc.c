@@ -229,19 +229,14 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key,
 /* The visible device that is the driver's NPU @phys, opened; or NULL. */
 static struct acl_device *acl_ipc_device(int phys, const char *key, aclError *ret)
 {
-	struct acl_device *dev = NULL;
-	int i;
+	struct acl_device *dev = acl_device_of_phys(phys);
 
-	pthread_mutex_lock(&acl_g.lock);
-	for (i = 0; i < acl_g.ndev; i++)
-		if (acl_g.dev[i].phys == phys)
-			dev = &acl_g.dev[i];
-	if (!dev)
+	if (!dev) {
 		*ret = acl_err(ACL_ERROR_INVALID_PARAM,
 			       "key=%s is on an NPU this process cannot see", key);
-	else
-		*ret = acl_device_open_locked(dev);
-	pthread_mutex_unlock(&acl_g.lock);
+		return NULL;
+	}
+	*ret = acl_device_ensure_open(dev);
 	return *ret ? NULL : dev;
 }
 

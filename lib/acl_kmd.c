@@ -267,6 +267,34 @@ int acl_kmd_ipc_close(int fd, const struct npu_dma_ipc_close *c)
 	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_IPC_CLOSE, &copy);
 }
 
+int acl_kmd_vmm_map(int fd, uint64_t va, uint64_t size, uint64_t offset,
+		    uint32_t handle)
+{
+	struct npu_dma_vmm_map m = { .va = va, .size = size, .offset = offset,
+				     .handle = handle };
+
+	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_VMM_MAP, &m);
+}
+
+int acl_kmd_vmm_unmap(int fd, uint64_t va)
+{
+	struct npu_dma_vmm_unmap u = { .va = va };
+
+	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_VMM_UNMAP, &u);
+}
+
+int acl_kmd_mem_info(int fd, uint32_t handle, uint64_t *addr, uint64_t *size)
+{
+	struct npu_dma_mem_info mi = { .handle = handle };
+	int err = acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi);
+
+	if (!err) {
+		*addr = mi.dev_addr;
+		*size = mi.size;
+	}
+	return err;
+}
+
 int acl_kmd_mmap(int fd, uint64_t offset, size_t size, int prot, void **addr)
 {
 	void *p;

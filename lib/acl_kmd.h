@@ -85,6 +85,12 @@ int acl_kmd_ipc_set_pids(int fd, const uint64_t key[2], const int32_t *pids,
 int acl_kmd_ipc_import(int fd, struct npu_dma_ipc_import *m);
 int acl_kmd_ipc_close(int fd, const struct npu_dma_ipc_close *c);
 
+/* VMM_MAP, VMM_UNMAP; MEM_INFO of @handle (address and size). */
+int acl_kmd_vmm_map(int fd, uint64_t va, uint64_t size, uint64_t offset,
+		    uint32_t handle);
+int acl_kmd_vmm_unmap(int fd, uint64_t va);
+int acl_kmd_mem_info(int fd, uint32_t handle, uint64_t *addr, uint64_t *size);
+
 /* Graphs: GRAPH_CREATE (@g in/out), GRAPH_DESTROY. */
 int acl_kmd_graph_create(int fd, struct npu_dma_graph_create *g);
 int acl_kmd_graph_destroy(int fd, uint32_t graph_id);

@@ -167,6 +167,27 @@ void acl_mem_table_free(struct acl_mem_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+bool acl_mem_containing(struct acl_device *dev, uint64_t addr, uint64_t *start,
+			uint32_t *handle)
+{
+	const struct acl_mem_table *t = &dev->mem;
+	bool found = false;
+	size_t i;
+
+	pthread_mutex_lock(&dev->mem_lock);
+	for (i = 0; i < t->cap; i++) {
+		const struct acl_mem_entry *e = &t->e[i];
+
+		if (e->handle && e->addr <= addr && (!found || e->addr > *start)) {
+			*start = e->addr;
+			*handle = e->handle;
+			found = true;
+		}
+	}
+	pthread_mutex_unlock(&dev->mem_lock);
+	return found;
+}
+
 void acl_mem_forget(struct acl_device *dev)
 {
 	pthread_mutex_lock(&dev->mem_lock);

@@ -190,6 +190,13 @@ int acl_mem_insert(struct acl_mem_table *t, uint64_t addr, uint32_t handle);
 /* Remove the allocation starting at @addr: its handle, or 0 if none. */
 uint32_t acl_mem_remove(struct acl_mem_table *t, uint64_t addr);
 void acl_mem_table_free(struct acl_mem_table *t);
+/*
+ * The allocation of @dev starting last at or before @addr (which may
+ * still end before it: ask the driver its size): true and its start and
+ * handle, or false.
+ */
+bool acl_mem_containing(struct acl_device *dev, uint64_t addr, uint64_t *start,
+			uint32_t *handle);
 /* A closing device's file took its allocations along: forget them. */
 void acl_mem_forget(struct acl_device *dev);
 

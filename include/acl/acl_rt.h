@@ -1202,6 +1202,83 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key,
 /* This process's id as aclrtIpcMemSetImportPid() wants it. */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
 
+/*
+ * Virtual memory management (Documentation/libacl.rst, "Virtual memory"):
+ * physical allocations, ranges of virtual device addresses reserved on
+ * the current device, mappings between them; physical allocations shared
+ * with other processes by shareable handles.
+ */
+
+/* Size and alignment of mappings (both options: 2 MiB). */
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
+							      aclrtMemGranularityOptions option,
+							      size_t *granularity);
+/* Allocate device memory of @prop->location.id, whole granules. */
+ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle,
+						 size_t size,
+						 const aclrtPhysicalMemProp *prop,
+						 uint64_t flags);
+/* Drop @handle; the memory stays while mapped or shared. */
+ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+/* Reserve @size bytes of virtual device addresses of the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size,
+						    size_t alignment,
+						    void *expectPtr,
+						    uint64_t flags);
+/* Give a reservation back (unmapped first). */
+ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
+/* Map @handle's memory at @virPtr, in a reservation; @offset 0. */
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size,
+					 size_t offset,
+					 aclrtDrvMemHandle handle,
+					 uint64_t flags);
+/* Remove the mapping that starts at @virPtr. */
+ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
+/* Grant devices read-write access to a mapped range. */
+ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size,
+					       aclrtMemAccessDesc *desc,
+					       size_t count);
+/* The access @location has to the mapping holding @virPtr. */
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr,
+					       aclrtMemLocation *location,
+					       uint64_t *flag);
+/* The handle mapped at @virPtr, with a reference (aclrtFreePhysical). */
+ACL_FUNC_VISIBILITY aclError aclrtMemRetainAllocationHandle(void *virPtr,
+							    aclrtDrvMemHandle *handle);
+/* The properties @handle was allocated with. */
+ACL_FUNC_VISIBILITY aclError
+aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
+					  aclrtPhysicalMemProp *prop);
+/* Start and size of the allocation or mapping holding @ptr. */
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAddressRange(void *ptr, void **pbase,
+						     size_t *psize);
+/* Share a physical allocation: a 64-bit handle for another process. */
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
+							     aclrtMemHandleType handleType,
+							     uint64_t flags,
+							     uint64_t *shareableHandle);
+/* The same, the handle's type chosen (DEFAULT: uint64_t; FABRIC). */
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle,
+							       uint64_t flags,
+							       aclrtMemSharedHandleType shareType,
+							       void *shareableHandle);
+/* The processes that may import @shareableHandle. */
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle,
+							     int32_t *pid,
+							     size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle,
+							       aclrtMemSharedHandleType shareType,
+							       int32_t *pid,
+							       size_t pidNum);
+/* A handle of another process's shared allocation, for aclrtMapMem(). */
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle,
+							       int32_t deviceId,
+							       aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle,
+								 aclrtMemSharedHandleType shareType,
+								 uint64_t flags,
+								 aclrtDrvMemHandle *handle);
+
 /* Host callbacks in stream order */
 
 /* Serve @stream's callbacks from thread @threadId. */

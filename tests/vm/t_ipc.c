@@ -538,7 +538,7 @@ START_TEST(test_refusals)
 	ck_assert_int_eq(ipc_export(e.fd, e.dev, e.len + 1, 0, key), -EFAULT);
 	ck_assert_int_eq(ipc_export(e.fd, e.dev, 0, 0, key), -EINVAL);
 	ck_assert_int_eq(ipc_export(e.fd, e.dev, UINT64_MAX, 0, key), -EINVAL);
-	ck_assert_int_eq(ipc_export(e.fd, e.dev, e.len, 2, key), -EINVAL);
+	ck_assert_int_eq(ipc_export(e.fd, e.dev, e.len, 4, key), -EINVAL);
 	x = (struct npu_dma_ipc_export){ .dev_addr = e.dev, .size = 1, .reserved[1] = 1 };
 	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_IPC_EXPORT, &x), -EINVAL);
 	ck_assert_int_eq(ipc_export(e.fd, e.dev, e.len, 0, key), 0);

@@ -584,6 +584,33 @@ int acl_kmd_ipc_close(int fd, const struct npu_dma_ipc_close *c)
 	return -ENOTTY;
 }
 
+int acl_kmd_vmm_map(int fd, uint64_t va, uint64_t size, uint64_t offset,
+		    uint32_t handle)
+{
+	(void)fd;
+	(void)va;
+	(void)size;
+	(void)offset;
+	(void)handle;
+	return -ENOTTY;
+}
+
+int acl_kmd_vmm_unmap(int fd, uint64_t va)
+{
+	(void)fd;
+	(void)va;
+	return -ENOTTY;
+}
+
+int acl_kmd_mem_info(int fd, uint32_t handle, uint64_t *addr, uint64_t *size)
+{
+	(void)fd;
+	(void)handle;
+	(void)addr;
+	(void)size;
+	return -ENOTTY;
+}
+
 int acl_kmd_graph_create(int fd, struct npu_dma_graph_create *c)
 {
 	const struct npu_dma_desc *src;
