@@ -241,3 +241,8 @@ ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify,
 	*notifyId = n->id;
 	return ACL_SUCCESS;
 }
+
+void acl_notify_forked(void)
+{
+	pthread_mutex_init(&acl_notify_ids_lock, NULL);
+}
