@@ -8,11 +8,10 @@
  * copies; what a child inherited (streams, events, contexts, device
  * pointers) refused with CANN's codes and a message, never used; the
  * parent's work undisturbed by its children, also by one killed
- * mid-copy; pins, device memory, queues and files back where they were.
+ * mid-copy; a fork from a host callback; pins, device memory, queues
+ * and files back where they were.
  *
- * The children report by exit status (the number of the step that
- * failed, its message on stderr): Check's assertions belong to the
- * test's own process.
+ * The children report by exit status (t_acl_child.h).
  */
 #include <pthread.h>
 #include <signal.h>
@@ -24,6 +23,7 @@
 #include <unistd.h>
 
 #include "t_acl.h"
+#include "t_acl_child.h"
 #include "t_state.h"
 
 #define WORKERS		4
@@ -155,26 +155,6 @@ static void inflight_finish(struct inflight *w)
 }
 
 /* ---- the children ---------------------------------------------------- */
-
-/* 0 if @got is @want with a message holding @needle, else @step. */
-static int expect(aclError got, aclError want, const char *needle, int step)
-{
-	const char *m = got ? aclGetRecentErrMsg() : NULL;
-
-	if (got == want && (!needle || (m && strstr(m, needle))))
-		return 0;
-	fprintf(stderr, "child %d, step %d: got %d, want %d (%s)\n", getpid(),
-		step, got, want, m ? m : "no message");
-	return step;
-}
-
-#define EXPECT(call, want, needle, step)				\
-	do {								\
-		int _s = expect((call), (want), (needle), (step));	\
-		if (_s)							\
-			return _s;					\
-	} while (0)
-#define OK(call, step) EXPECT(call, ACL_SUCCESS, NULL, step)
 
 /*
  * What a pool worker does: its own device, memory and stream, copies
@@ -607,6 +587,55 @@ START_TEST(test_child_forks_again)
 }
 END_TEST
 
+struct cb_fork {
+	struct job job;
+	int status;			/* the worker's wait status, or -1 */
+};
+
+/* A host function that forks a worker and waits for it. */
+static void fork_in_callback(void *arg)
+{
+	struct cb_fork *c = arg;
+	pid_t pid = fork();
+
+	if (!pid) {
+		alarm(WAIT_S);
+		_exit(run_worker(&c->job));
+	}
+	if (pid < 0 || waitpid(pid, &c->status, 0) != pid)
+		c->status = -1;
+}
+
+/*
+ * A host function forks, as code that runs a helper from a callback
+ * would: the library's runner thread forks while the parent's streams
+ * work and its thread copies. The worker works, the stream goes on.
+ */
+START_TEST(test_fork_in_host_callback)
+{
+	struct cb_fork c = { .status = -1 };
+	int dev = backend(1);
+	struct t_state start;
+	struct inflight w;
+
+	if (dev < 0)
+		return;
+	c.job = (struct job){ dev, chunk(1), 95 };
+	t_state_get(&start, nr_npus);
+	T_ACL_OK(aclrtSetDevice(dev));
+	inflight_start(&w, dev, chunk(1), 8);
+	T_ACL_OK(aclrtLaunchHostFunc(w.s[0], fork_in_callback, &c));
+	T_ACL_OK(aclrtMemcpyAsync(w.d[0], w.len, w.h[0], w.len,
+				  ACL_MEMCPY_HOST_TO_DEVICE, w.s[0]));
+	T_ACL_OK(aclrtSynchronizeStream(w.s[0]));
+	ck_assert_msg(WIFEXITED(c.status) && !WEXITSTATUS(c.status),
+		      "worker: status %#x", c.status);
+	inflight_finish(&w);
+	T_ACL_OK(aclrtResetDevice(dev));
+	ck_assert(t_state_back(&start));
+}
+END_TEST
+
 static Suite *acl_fork_suite(void)
 {
 	Suite *s = suite_create("t_acl_fork");
@@ -619,6 +648,7 @@ static Suite *acl_fork_suite(void)
 	tcase_add_test(tc, test_child_killed_mid_copy);
 	tcase_add_loop_test(tc, test_parent_file_released_while_child_lives, 0, 2);
 	tcase_add_loop_test(tc, test_child_forks_again, 0, 2);
+	tcase_add_test(tc, test_fork_in_host_callback);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,7 +5,8 @@
  * at aclrtSetDevice; what it inherited is refused by generation, with
  * the parent named; a lock a parent thread held at fork() (a synchronous
  * copy waiting for the device) does not block the child; the parent's
- * objects keep working. The children report by exit status.
+ * objects keep working. The children report by exit status
+ * (t_acl_child.h).
  */
 #include <check.h>
 #include <pthread.h>
@@ -16,6 +17,7 @@
 #include "acl_internal.h"
 #include "acl_fake.h"
 #include "acl_ut.h"
+#include "t_acl_child.h"
 #include "t_check.h"
 
 enum { SZ = 16 * 1024 };
@@ -35,21 +37,6 @@ static void setup(void)
 	ck_assert_int_eq(aclrtCreateEvent(&event), ACL_SUCCESS);
 	fill_pattern(host, SZ, 5);
 }
-
-/* 0 if @got is @want and the message holds @needle (if any), else @step. */
-static int expect(aclError got, aclError want, const char *needle, int step)
-{
-	const char *m = got ? aclGetRecentErrMsg() : NULL;
-
-	return got == want && (!needle || (m && strstr(m, needle))) ? 0 : step;
-}
-
-#define EXPECT(call, want, needle, step)				\
-	do {								\
-		int _s = expect((call), (want), (needle), (step));	\
-		if (_s)							\
-			return _s;					\
-	} while (0)
 
 /* The child's own stream and memory move bytes. */
 static int own_work(int step)
