@@ -5,8 +5,8 @@
  * worker pools forked while the parent has streams and copies in flight
  * and a thread copying synchronously (holding the library's locks at
  * any moment), each worker with its own device, memory and byte-exact
- * copies; what a child inherited (streams, events, contexts, device
- * pointers) refused with CANN's codes and a message, never used; the
+ * copies; what a child inherited (streams, events, contexts, notifies,
+ * device pointers) refused with CANN's codes and a message, never used; the
  * parent's work undisturbed by its children, also by one killed
  * mid-copy; a fork from a host callback; pins, device memory, queues
  * and files back where they were.
@@ -271,6 +271,7 @@ struct inherited {
 	aclrtStream s;
 	aclrtEvent ev;
 	aclrtContext ctx;
+	aclrtNotify notify;
 	void *d;			/* the parent's device memory */
 	void *h;			/* its aclrtMallocHost memory, pattern 60 */
 };
@@ -318,6 +319,8 @@ static int refuse_handles(const struct inherited *in)
 	       "parent process", 34);
 	EXPECT(aclrtSetCurrentContext(in->ctx), ACL_ERROR_RT_INVALID_HANDLE,
 	       "context of the parent process", 35);
+	EXPECT(aclrtRecordNotify(in->notify, NULL), ACL_ERROR_RT_INVALID_HANDLE,
+	       "notify of the parent process", 34);
 	return 0;
 }
 
@@ -361,6 +364,8 @@ static int inherit_child(void *arg)
 	       "parent process", 23);
 	EXPECT(aclrtDestroyContext(in->ctx), ACL_ERROR_RT_INVALID_HANDLE,
 	       "parent process", 24);
+	EXPECT(aclrtDestroyNotify(in->notify), ACL_ERROR_RT_INVALID_HANDLE,
+	       "parent process", 17);
 	OK(aclrtCreateStream(&s), 25);
 	OK(aclrtCreateEvent(&ev), 26);
 	OK(aclrtMalloc(&d, in->len, ACL_MEM_MALLOC_HUGE_FIRST), 27);
@@ -396,6 +401,7 @@ START_TEST(test_inherited_objects_refused)
 	T_ACL_OK(aclrtSetDevice(dev));
 	T_ACL_OK(aclrtCreateStream(&in.s));
 	T_ACL_OK(aclrtCreateEvent(&in.ev));
+	T_ACL_OK(aclrtCreateNotify(&in.notify, ACL_NOTIFY_DEFAULT));
 	T_ACL_OK(aclrtMalloc(&in.d, in.len, ACL_MEM_MALLOC_HUGE_FIRST));
 	T_ACL_OK(aclrtMallocHost(&in.h, in.len));
 	t_pattern_fill(in.h, in.len, 60);
@@ -413,6 +419,10 @@ START_TEST(test_inherited_objects_refused)
 	T_ACL_OK(aclrtSetCurrentContext(in.ctx));
 	T_ACL_OK(aclrtDestroyContext(in.ctx));
 	T_ACL_OK(aclrtSetDevice(dev));
+	T_ACL_OK(aclrtRecordNotify(in.notify, in.s));
+	T_ACL_OK(aclrtWaitAndResetNotify(in.notify, in.s, 0));
+	T_ACL_OK(aclrtSynchronizeStream(in.s));
+	T_ACL_OK(aclrtDestroyNotify(in.notify));
 	T_ACL_OK(aclrtDestroyEvent(in.ev));
 	T_ACL_OK(aclrtDestroyStream(in.s));
 	T_ACL_OK(aclrtFree(in.d));

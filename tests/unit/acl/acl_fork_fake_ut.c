@@ -25,6 +25,7 @@ enum { SZ = 16 * 1024 };
 static void *host, *dev;
 static aclrtStream stream;
 static aclrtEvent event;
+static aclrtNotify notify;
 
 static void setup(void)
 {
@@ -35,6 +36,8 @@ static void setup(void)
 			 ACL_SUCCESS);
 	ck_assert_int_eq(aclrtCreateStream(&stream), ACL_SUCCESS);
 	ck_assert_int_eq(aclrtCreateEvent(&event), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtCreateNotify(&notify, ACL_NOTIFY_DEFAULT),
+			 ACL_SUCCESS);
 	fill_pattern(host, SZ, 5);
 }
 
@@ -78,6 +81,8 @@ static int child(unsigned int closes)
 	       "device memory of the parent", 8);
 	EXPECT(aclrtDestroyStream(stream), ACL_ERROR_RT_INVALID_HANDLE,
 	       "parent process", 9);
+	EXPECT(aclrtDestroyNotify(notify), ACL_ERROR_RT_INVALID_HANDLE,
+	       "notify of the parent process", 16);
 	return own_work(10);
 }
 
@@ -111,6 +116,7 @@ START_TEST(test_fork_child_starts_clean)
 	ck_assert_int_eq(aclrtMemcpy(back, SZ, dev, SZ,
 				     ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
 	ck_assert_pattern(back, SZ, 5);
+	ck_assert_int_eq(aclrtDestroyNotify(notify), ACL_SUCCESS);
 }
 END_TEST
 
