@@ -749,3 +749,12 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream,
 	t.arg = args;
 	return acl_htask_submit(s, &t);
 }
+
+/* The subscribed threads are the parent's: none exists in the child. */
+void acl_htask_forked(void)
+{
+	pthread_mutex_init(&acl_sub_lock, NULL);
+	pthread_mutex_init(&acl_hostq_lock, NULL);
+	acl_subs = NULL;
+	acl_nsubs = 0;
+}

@@ -508,3 +508,11 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	acl_graph_free(g);
 	return ACL_SUCCESS;
 }
+
+/* The parent's captures are on streams the child does not have. */
+void acl_capture_forked(void)
+{
+	pthread_mutex_init(&acl_cap_lock, NULL);
+	acl_cap_active = NULL;
+	__atomic_store_n(&acl_cap_count, 0, __ATOMIC_RELAXED);
+}

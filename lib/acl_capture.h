@@ -25,5 +25,7 @@ bool acl_capture_forbids_sync(void);
 aclError acl_capture_check_default(struct acl_stream *s);
 /* End @s's capture, if any, dropping what it recorded (stream teardown). */
 void acl_capture_drop(struct acl_stream *s);
+/* In a forked child: the lock again, no capture active (acl_fork.c). */
+void acl_capture_forked(void);
 
 #endif /* ACL_CAPTURE_H */

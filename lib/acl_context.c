@@ -39,6 +39,7 @@ aclError acl_context_init(struct acl_context *ctx, struct acl_device *dev,
 	aclError ret;
 
 	ctx->dev = dev;
+	ctx->gen = dev->gen;
 	ctx->is_default = is_default;
 	ctx->streams = NULL;
 	ctx->next = NULL;
@@ -74,10 +75,11 @@ static struct acl_context *acl_context_check(aclrtContext handle,
 		*ret = acl_err(ACL_ERROR_INVALID_PARAM, "context is NULL");
 		return NULL;
 	}
-	if (ctx->magic == ACL_CTX_MAGIC && acl_device_is_open(ctx->dev))
+	if (ctx->magic == ACL_CTX_MAGIC && acl_device_is_open(ctx->dev) &&
+	    ctx->gen == ctx->dev->gen)
 		return ctx;
-	*ret = acl_err(ACL_ERROR_RT_INVALID_HANDLE,
-		       "context=%p is not a live context", handle);
+	*ret = acl_err_stale("context", handle, ctx->magic == ACL_CTX_MAGIC ?
+			     ctx->gen : 0, "context");
 	return NULL;
 }
 

@@ -70,8 +70,7 @@ static aclError acl_xfer_dev_side(const char *name, const void *p,
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "%s=%p is not device memory", name, p);
 	if (!acl_device_is_open(dev))
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "%s=%p: device %d was reset", name, p, dev->id);
+		return acl_err_dev_gone(name, p, dev);
 	if (*want && *want != dev)
 		return acl_peer_check(*want, dev, name, p);
 	*want = dev;

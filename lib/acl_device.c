@@ -17,8 +17,6 @@
 #include "acl_device.h"
 #include "acl_mem.h"
 
-static uint64_t acl_gen_counter;
-
 bool acl_device_is_open(const struct acl_device *dev)
 {
 	return __atomic_load_n(&dev->fd, __ATOMIC_ACQUIRE) >= 0;
@@ -106,7 +104,7 @@ aclError acl_device_open_locked(struct acl_device *dev)
 		acl_device_close_locked(dev);
 		return e;
 	}
-	dev->gen = __atomic_add_fetch(&acl_gen_counter, 1, __ATOMIC_RELAXED);
+	dev->gen = __atomic_add_fetch(&acl_g.gen_counter, 1, __ATOMIC_RELAXED);
 	dev->refcnt = 0;
 	dev->nsync = 0;
 	return ACL_SUCCESS;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libacl internals: finding the NPUs (acl_init.c), devices and their
- * library rings (acl_device.c), contexts (acl_context.c).
+ * library rings (acl_device.c), contexts (acl_context.c), fork()
+ * (acl_fork.c).
  */
 #ifndef ACL_DEVICE_H
 #define ACL_DEVICE_H
@@ -61,6 +62,19 @@ uint32_t acl_sync_ring_min(void);
 aclError acl_device_sync(struct acl_device *dev, int32_t timeout_ms);
 void acl_finalize_all_locked(void);
 
+/* ---- acl_fork.c ------------------------------------------------------ */
+
+/* Was @gen (a device's, kept by an object) given out before fork()? */
+bool acl_gen_inherited(uint64_t gen);
+/*
+ * 107017 for a handle that is not live: @what ("stream") of the parent
+ * process if @gen says so (0: unknown), else stale.
+ */
+aclError acl_err_stale(const char *name, const void *handle, uint64_t gen,
+		       const char *what);
+/* 107000 for device pointer @p of a closed @dev: reset, or the parent's. */
+aclError acl_err_dev_gone(const char *name, const void *p,
+			  const struct acl_device *dev);
 
 /* The thread's current context, or NULL with 107002 recorded. */
 struct acl_context *acl_current_ctx(void);

@@ -149,8 +149,8 @@ static struct acl_event *acl_event_lookup(aclrtEvent handle, const char *name,
 	}
 	if (e->magic != ACL_EVENT_MAGIC || !acl_device_is_open(e->dev) ||
 	    e->dev_gen != e->dev->gen) {
-		*ret = acl_err(ACL_ERROR_RT_INVALID_HANDLE,
-			       "%s=%p is not a live event", name, handle);
+		*ret = acl_err_stale(name, handle, e->magic == ACL_EVENT_MAGIC ?
+				     e->dev_gen : 0, "event");
 		return NULL;
 	}
 	return e;

@@ -211,6 +211,17 @@ void acl_host_forget_device(struct acl_device *dev)
 	pthread_mutex_unlock(&acl_host_lock);
 }
 
+void acl_host_forked(void)
+{
+	size_t i;
+
+	/* The fork handler held it: consistent, and released here. */
+	pthread_mutex_init(&acl_host_lock, NULL);
+	for (i = 0; i < acl_hosts.n; i++)
+		acl_hosts.r[i].dev_mask = 0;
+	acl_host_changed(&acl_hosts);
+}
+
 void acl_host_release_all(void)
 {
 	size_t i;

@@ -75,6 +75,8 @@ void acl_hostq_stop(struct acl_stream *s);
 void acl_sub_detach(struct acl_stream *s);
 /* Queue one host task on @s: HOST_BARRIER plus @t. aclError. */
 aclError acl_htask_submit(struct acl_stream *s, const struct acl_htask *t);
+/* In a forked child: the locks again, no subscribed thread (acl_fork.c). */
+void acl_htask_forked(void);
 
 /* ---- acl_value.c ----------------------------------------------------- */
 
@@ -93,6 +95,8 @@ void acl_notify_get(struct acl_notify *n);
 void acl_notify_put(struct acl_notify *n);
 /* Run a NOTIFY_RECORD / NOTIFY_WAIT task in a runner. */
 void acl_notify_run(const struct acl_htask *t);
+/* In a forked child: the id lock again (acl_fork.c). */
+void acl_notify_forked(void);
 
 /* ---- acl_event.c ----------------------------------------------------- */
 

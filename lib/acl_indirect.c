@@ -73,8 +73,7 @@ static aclError acl_indirect_devptr(const char *name, const void *p,
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "%s=%p is not device memory", name, p);
 	if (!acl_device_is_open(d))
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "%s=%p: device %d was reset", name, p, d->id);
+		return acl_err_dev_gone(name, p, d);
 	if (*dev && *dev != d)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "%s=%p is on device %d, not device %d", name, p,

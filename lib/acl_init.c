@@ -391,6 +391,7 @@ void acl_finalize_all_locked(void)
 		acl_device_close_locked(&acl_g.dev[i]);
 		acl_va_release(&acl_g.dev[i]);
 	}
+	acl_va_release_inherited();
 	acl_host_release_all();
 	__atomic_store_n(&acl_g.ndev, 0, __ATOMIC_RELEASE);
 	acl_g.enumerated = false;

@@ -14,6 +14,7 @@
  *                                  acl_fill.c acl_callback.c acl_value.c
  *                                  acl_notify.c acl_capture.c acl_sysinfo.c
  *                                  acl_version.c acl_error.c
+ *   fork() handlers                acl_fork.c
  *   pure logic (unit tested)       acl_kind.c acl_va.c acl_error.c
  *                                  acl_host.c
  *   the one submission path        acl_submit.c (acl_submit.h)
@@ -25,7 +26,7 @@
  * Headers:
  *   acl_objects.h  the objects behind the handles, process and thread state
  *   acl_error.h    error codes and messages
- *   acl_device.h   finding NPUs, devices, library rings, contexts
+ *   acl_device.h   finding NPUs, devices, library rings, contexts, fork
  *   acl_stream.h   streams, stream control, submission bookkeeping
  *   acl_htask.h    host tasks (callbacks, value write/wait, notifies)
  *   acl_capture.h  stream capture

@@ -344,8 +344,7 @@ static aclError acl_free(void *devPtr)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "devPtr=%p is not device memory", devPtr);
 	if (!acl_device_is_open(dev))
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "devPtr=%p: device %d was reset", devPtr, dev->id);
+		return acl_err_dev_gone("devPtr", devPtr, dev);
 	/*
 	 * The driver frees the memory once the copies already queued on it
 	 * completed; new descriptors naming it are refused from now on.

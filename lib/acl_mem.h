@@ -62,8 +62,19 @@ void *acl_dev_to_va(const struct acl_va *va, uint64_t dev_addr);
 uint64_t acl_va_span(const struct npu_dma_info *info);
 int acl_va_reserve(struct acl_device *dev);
 void acl_va_release(struct acl_device *dev);
-/* Device whose reservation holds @p, or NULL. */
+/*
+ * Device whose reservation holds @p, or NULL; &acl_va_parent (never
+ * open) for a device pointer a forked child inherited.
+ */
 struct acl_device *acl_va_find(const void *p);
+extern struct acl_device acl_va_parent;
+/*
+ * In a forked child (the fork handler): @dev's reservation becomes the
+ * parent's, and @dev has none until it is opened again.
+ */
+void acl_va_inherit(struct acl_device *dev);
+/* aclFinalize: unreserve the parent's ranges too. */
+void acl_va_release_inherited(void);
 
 /* ---- acl_host.c: pinned host regions ---------------------------------- */
 
@@ -152,6 +163,8 @@ bool acl_host_is_acl(const void *p, uint64_t len);
 /* Drop the registrations a closing device had. */
 void acl_host_forget_device(struct acl_device *dev);
 void acl_host_release_all(void);
+/* In a forked child: the lock again, nothing pinned (acl_fork.c). */
+void acl_host_forked(void);
 
 /* ---- acl_peer.c ------------------------------------------------------ */
 

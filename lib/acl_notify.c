@@ -36,6 +36,7 @@ struct acl_notify {
 	uint32_t flag;			/* ACL_NOTIFY_* at creation */
 	uint32_t id;
 	struct acl_device *dev;		/* device it was created on */
+	uint64_t gen;			/* its gen then: the parent's after fork */
 	int refs;			/* atomic: the handle + queued tasks */
 	pthread_mutex_t lock;		/* protects set, destroyed */
 	pthread_cond_t cond;		/* set or destroyed changed */
@@ -116,9 +117,10 @@ static struct acl_notify *acl_notify_lookup(aclrtNotify handle, aclError *ret)
 		*ret = acl_err(ACL_ERROR_INVALID_PARAM, "notify is NULL");
 		return NULL;
 	}
-	if (n->magic != ACL_NOTIFY_MAGIC) {
-		*ret = acl_err(ACL_ERROR_RT_INVALID_HANDLE,
-			       "notify=%p is not a live notify", handle);
+	/* A notify outlives a reset, not a fork (acl_fork.c). */
+	if (n->magic != ACL_NOTIFY_MAGIC || acl_gen_inherited(n->gen)) {
+		*ret = acl_err_stale("notify", handle, n->magic ==
+				     ACL_NOTIFY_MAGIC ? n->gen : 0, "notify");
 		return NULL;
 	}
 	return n;
@@ -156,6 +158,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify,
 	n->id = (uint32_t)id;
 	n->flag = (uint32_t)flag;
 	n->dev = ctx->dev;
+	n->gen = ctx->dev->gen;
 	n->refs = 1;
 	pthread_mutex_init(&n->lock, NULL);
 	pthread_cond_init(&n->cond, NULL);
@@ -240,4 +243,9 @@ ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify,
 		return acl_err(ACL_ERROR_INVALID_PARAM, "notifyId is NULL");
 	*notifyId = n->id;
 	return ACL_SUCCESS;
+}
+
+void acl_notify_forked(void)
+{
+	pthread_mutex_init(&acl_notify_ids_lock, NULL);
 }

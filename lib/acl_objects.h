@@ -50,6 +50,7 @@ struct acl_stream {
 	uint32_t flags;			/* ACL_STREAM_* at creation */
 	uint32_t priority;
 	int32_t id;
+	uint64_t gen;			/* its device's gen at creation */
 	struct acl_context *ctx;
 	struct acl_ring *ring;
 	uint32_t errors_seen;		/* ring error_count already reported */
@@ -69,6 +70,7 @@ struct acl_context {
 	uint32_t pad[4];
 	uint32_t magic;
 	bool is_default;
+	uint64_t gen;			/* its device's gen at creation */
 	struct acl_device *dev;
 	struct acl_stream *defstream;
 	struct acl_stream *streams;	/* created ones, under dev->lock */
@@ -145,6 +147,13 @@ struct acl_device {
 struct acl_global {
 	pthread_mutex_t lock;		/* protects everything below */
 	int init_refs;			/* aclInit references */
+	uint64_t gen_counter;		/* atomic: the last device gen given */
+	/*
+	 * Atomic. In a forked child: every gen up to this one was given
+	 * out before the (last) fork(), so an object carrying one is the
+	 * parent's (acl_fork.c). 0 in a process that is no fork's child.
+	 */
+	uint64_t fork_gen;
 	bool enumerated;
 	int ndev;
 	struct acl_device dev[ACL_MAX_DEVICES];

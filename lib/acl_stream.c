@@ -48,6 +48,7 @@ struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 		acl_ring_set_fast_sync(s->ring);
 	s->priority = priority > 7 ? 7 : priority;	/* CANN clamps */
 	s->id = dev->next_stream_id++;
+	s->gen = dev->gen;
 	s->magic = ACL_STREAM_MAGIC;
 	*ret = ACL_SUCCESS;
 	return s;
@@ -90,9 +91,11 @@ struct acl_stream *acl_stream_lookup(aclrtStream handle, aclError *ret)
 		}
 		return ctx->defstream;
 	}
-	if (s->magic != ACL_STREAM_MAGIC || !acl_device_is_open(s->ctx->dev)) {
-		*ret = acl_err(ACL_ERROR_RT_INVALID_HANDLE,
-			       "stream=%p is not a live stream", handle);
+	/* A stream of the parent (fork) has another gen than its device. */
+	if (s->magic != ACL_STREAM_MAGIC || !acl_device_is_open(s->ctx->dev) ||
+	    s->gen != s->ctx->dev->gen) {
+		*ret = acl_err_stale("stream", handle, s->magic ==
+				     ACL_STREAM_MAGIC ? s->gen : 0, "stream");
 		return NULL;
 	}
 	return s;

@@ -43,6 +43,8 @@ aclError acl_stream_check_range(struct acl_stream *s, uint64_t first,
 aclError acl_stream_check_stopped(struct acl_stream *s);
 /* Run the aclrtRegStreamStateCallback() hooks for @s, no lock held. */
 void acl_stream_notify(struct acl_stream *s, aclrtStreamState state);
+/* In a forked child: the hooks' lock again (acl_fork.c). */
+void acl_stream_hooks_forked(void);
 
 /*
  * A descriptor of a submission that needs host-side bookkeeping: a

@@ -106,3 +106,8 @@ void acl_stream_notify(struct acl_stream *s, aclrtStreamState state)
 		copy[i].fn(s, state, copy[i].args);
 	free(copy);
 }
+
+void acl_stream_hooks_forked(void)
+{
+	pthread_mutex_init(&acl_hooks_lock, NULL);
+}

@@ -6,12 +6,32 @@
  * the host dereferences it, can never equal a host pointer, and names its
  * NPU by a range check. The reservation lives until aclFinalize(), so a
  * pointer stays recognisable (and is rejected cleanly) after a reset.
+ *
+ * In a forked child the parent's reservations stay reserved but are
+ * no device's any more (acl_va_inherit()): each device gets a new range
+ * when the child opens it, so a pointer of the parent never aliases one
+ * of the child, and acl_va_find() answers acl_va_parent, a device that
+ * is never open, for it: every path that checks a device pointer's NPU
+ * is open refuses it (acl_err_dev_gone() says why).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 
 #include "acl_objects.h"
 #include "acl_mem.h"
+
+/* The reservations of the parent (and its ancestors), in a forked child. */
+struct acl_va_range {
+	uintptr_t base;
+	uint64_t size;
+};
+
+/* Changed by the fork handler and under acl_g.lock; read unlocked. */
+static struct acl_va_range *acl_va_inh;
+static size_t acl_va_ninh;
+
+struct acl_device acl_va_parent = { .id = -1, .fd = -1 };
 
 bool acl_va_contains(const struct acl_va *va, uintptr_t p)
 {
@@ -63,6 +83,7 @@ void acl_va_release(struct acl_device *dev)
 struct acl_device *acl_va_find(const void *p)
 {
 	int i, n = __atomic_load_n(&acl_g.ndev, __ATOMIC_ACQUIRE);
+	size_t k;
 
 	for (i = 0; i < n; i++) {
 		struct acl_va va = acl_dev_va(&acl_g.dev[i]);
@@ -70,5 +91,38 @@ struct acl_device *acl_va_find(const void *p)
 		if (acl_va_contains(&va, (uintptr_t)p))
 			return &acl_g.dev[i];
 	}
+	for (k = 0; k < acl_va_ninh; k++)
+		if ((uintptr_t)p - acl_va_inh[k].base < acl_va_inh[k].size)
+			return &acl_va_parent;
 	return NULL;
+}
+
+void acl_va_inherit(struct acl_device *dev)
+{
+	struct acl_va_range *v;
+
+	if (!dev->va_base)
+		return;
+	v = realloc(acl_va_inh, (acl_va_ninh + 1) * sizeof(*v));
+	if (v) {
+		acl_va_inh = v;
+		v[acl_va_ninh].base = dev->va_base;
+		v[acl_va_ninh++].size = dev->va_size;
+	} else {
+		/* Not recognised then, but still never the child's. */
+		munmap((void *)dev->va_base, dev->va_size);
+	}
+	dev->va_base = 0;
+	dev->va_size = 0;
+}
+
+void acl_va_release_inherited(void)
+{
+	size_t k;
+
+	for (k = 0; k < acl_va_ninh; k++)
+		munmap((void *)acl_va_inh[k].base, acl_va_inh[k].size);
+	acl_va_ninh = 0;
+	free(acl_va_inh);
+	acl_va_inh = NULL;
 }

@@ -350,6 +350,7 @@ int acl_kmd_open(const char *path)
 	if (!f)
 		return fake_end(-ENOMEM);
 	f->npu = n;
+	f->opener = getpid();
 	f->next_handle = 1;
 	f->next_graph = 1;
 	f->slots_size = fake_round((uint64_t)n->cfg.max_event_slots *
@@ -709,6 +710,9 @@ int acl_kmd_mmap(int fd, uint64_t offset, size_t size, int prot, void **addr)
 	if (memfd < 0)
 		return fake_end(-EINVAL);
 	p = mmap(NULL, size, prot, MAP_SHARED, memfd, 0);
+	/* The driver's areas are VM_DONTCOPY: a forked child has none. */
+	if (p != MAP_FAILED)
+		madvise(p, size, MADV_DONTFORK);
 	if (p == MAP_FAILED)
 		return fake_end(-errno);
 	*addr = p;
@@ -773,6 +777,14 @@ void acl_kmd_close(int fd)
 		;
 	f = *pp;
 	if (!f) {
+		fake_end(0);
+		return;
+	}
+	if (f->opener != getpid()) {
+		/* A forked child's copy: the file stays its opener's. */
+		*pp = f->next;
+		close(f->fd);
+		free(f);
 		fake_end(0);
 		return;
 	}

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "acl_kmd.h"
 #include "fake_kmd.h"
@@ -83,6 +84,7 @@ struct fake_graph {
 
 struct fake_file {
 	int fd;				/* an eventfd: a real, unique fd number */
+	pid_t opener;			/* the process that opened it */
 	struct fake_npu *npu;
 	uint32_t next_handle;
 	uint32_t next_graph;
