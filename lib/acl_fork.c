@@ -100,6 +100,8 @@ static void acl_fork_child(void)
 	acl_notify_forked();
 	acl_capture_forked();
 	acl_stream_hooks_forked();
+	acl_ipc_forked();
+	acl_vmm_forked();
 	acl_tls.ctx = NULL;
 	acl_tls.ctx_gen = 0;
 }

@@ -119,6 +119,15 @@ static aclError acl_ipc_add(const struct acl_ipc_entry *e)
 	return ACL_SUCCESS;
 }
 
+void acl_ipc_forked(void)
+{
+	/* Another thread may have been changing the table: not freed. */
+	pthread_mutex_init(&acl_ipc_lock, NULL);
+	acl_ipc = NULL;
+	acl_ipc_n = 0;
+	acl_ipc_cap = 0;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size,
 						     char *key, size_t len,
 						     uint64_t flags)

@@ -180,6 +180,15 @@ aclError acl_peer_enable(struct acl_device *dev, struct acl_device *peer);
 void acl_peer_forget(struct acl_device *dev);
 
 
+/* ---- acl_ipc.c, acl_vmm.c: shared and virtual memory ----------------- */
+
+/*
+ * In a forked child: what the parent exported, imported, reserved and
+ * mapped is forgotten (its files are not the child's), the locks new.
+ */
+void acl_ipc_forked(void);
+void acl_vmm_forked(void);
+
 /* ---- acl_mem.c ------------------------------------------------------- */
 
 /* What MEM_ALLOC gets for an aclrtMalloc* request. */

@@ -68,6 +68,14 @@ static pthread_mutex_t acl_vmm_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_phys *acl_physs;
 static struct acl_resv *acl_resvs;
 
+void acl_vmm_forked(void)
+{
+	/* Another thread may have been changing the lists: not freed. */
+	pthread_mutex_init(&acl_vmm_lock, NULL);
+	acl_physs = NULL;
+	acl_resvs = NULL;
+}
+
 static bool acl_vmm_stale(const struct acl_device *dev, uint64_t gen)
 {
 	return !acl_device_is_open(dev) || dev->gen != gen;
