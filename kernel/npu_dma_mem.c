@@ -261,10 +261,33 @@ static struct npu_dma_devmem *npu_side_peer_mem(const struct npu_dma_job *job,
 {
 	struct npu_dma_alloc *a;
 
+	/* An import of a peer's reserved memory, reached by bus address. */
+	if (side->kind == NPU_DMA_SIDE_IMPORT)
+		return npu_dma_import_mem(side->obj);
 	if (!npu_dma_side_peer(job, side))
 		return NULL;
 	a = npu_range_alloc(side->obj);
 	return a->mem->lazy ? NULL : a->mem;
+}
+
+/**
+ * npu_dma_alloc_reserved_mem() - the reserved memory an allocation is in
+ * @a: an allocation
+ *
+ * Return: its NPU's memory, referenced (npu_dma_devmem_put()), when it is
+ * reserved for a bus device (edu) and so goes with it; NULL when lazy.
+ */
+struct npu_dma_devmem *npu_dma_alloc_reserved_mem(struct npu_dma_alloc *a)
+{
+	if (a->mem->lazy)
+		return NULL;
+	kref_get(&a->mem->ref);
+	return a->mem;
+}
+
+void npu_dma_devmem_put(struct npu_dma_devmem *mem)
+{
+	kref_put(&mem->ref, npu_devmem_release);
 }
 
 /*

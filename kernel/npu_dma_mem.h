@@ -45,6 +45,8 @@ int npu_dma_devmem_seg(struct npu_dma_range *range, u64 addr,
 struct page *npu_dma_devmem_page(struct npu_dma_alloc *a, unsigned long idx);
 bool npu_dma_devmem_lazy(const struct npu_dma_alloc *a);
 bool npu_dma_is_alloc(const struct drm_gem_object *obj);
+struct npu_dma_devmem *npu_dma_alloc_reserved_mem(struct npu_dma_alloc *a);
+void npu_dma_devmem_put(struct npu_dma_devmem *mem);
 int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void *data);
 void npu_dma_mem_release_all(struct npu_dma_ctx *ctx);
 void npu_dma_alloc_put(struct npu_dma_range *range);

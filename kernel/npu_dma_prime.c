@@ -61,6 +61,9 @@ MODULE_IMPORT_NS(DMA_BUF);
  * @map: other engines: the exporter's kernel mapping (dma_buf_vmap())
  * @va: other engines, exporters without @map: each page memremap()ed
  *	from its bus address in @sgt
+ * @src_mem: a buffer of another NPU's reserved memory (edu): that memory,
+ *	referenced; its pages go with its card, so a job holds it as it
+ *	holds a peer's (npu_dma_peer_hold()) and fails once it is gone
  */
 struct npu_dma_import {
 	struct drm_gem_object base;
@@ -72,6 +75,7 @@ struct npu_dma_import {
 	dma_addr_t *dma;
 	struct iosys_map map;
 	void **va;
+	struct npu_dma_devmem *src_mem;
 };
 
 static struct npu_dma_import *to_npu_dma_import(struct drm_gem_object *obj)
@@ -438,6 +442,8 @@ static void npu_import_gem_free(struct drm_gem_object *obj)
 	npu_import_unmap(imp);
 	dma_buf_detach(buf, imp->attach);
 	dma_buf_put(buf);
+	if (imp->src_mem)
+		npu_dma_devmem_put(imp->src_mem);
 	gen_pool_free(ndev->import_pool, imp->range.start, imp->range.size);
 	drm_gem_object_release(obj);
 	kfree(imp);
@@ -500,6 +506,17 @@ static void npu_import_range_release(struct kref *ref)
 }
 
 /**
+ * npu_dma_import_mem() - the reserved memory of another NPU an import is of
+ * @range: the range of a struct npu_dma_import
+ *
+ * Return: that memory (held by the import), or NULL.
+ */
+struct npu_dma_devmem *npu_dma_import_mem(struct npu_dma_range *range)
+{
+	return container_of(range, struct npu_dma_import, range)->src_mem;
+}
+
+/**
  * npu_dma_import_put() - drop a reference on an imported buffer's range
  * @range: the range of a struct npu_dma_import
  */
@@ -536,6 +553,7 @@ void npu_dma_import_seg(struct npu_dma_range *range, u64 addr,
 static struct drm_gem_object *npu_import_create(struct npu_dma_device *ndev,
 						struct dma_buf *buf)
 {
+	struct npu_dma_alloc *ours;
 	struct npu_dma_import *imp;
 	unsigned long addr;
 	int ret;
@@ -565,6 +583,9 @@ static struct drm_gem_object *npu_import_create(struct npu_dma_device *ndev,
 	ret = npu_import_map(imp);
 	if (ret)
 		goto err_detach;
+	ours = npu_dma_buf_alloc(buf);
+	if (ours)
+		imp->src_mem = npu_dma_alloc_reserved_mem(ours);
 
 	imp->base.funcs = &npu_import_gem_funcs;
 	drm_gem_private_object_init(&ndev->drm, &imp->base, buf->size);

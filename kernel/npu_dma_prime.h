@@ -48,6 +48,7 @@ struct drm_gem_object *npu_dma_prime_import(struct drm_device *drm,
 void npu_dma_import_seg(struct npu_dma_range *range, u64 addr,
 			struct npu_dma_seg *seg);
 void npu_dma_import_put(struct npu_dma_range *range);
+struct npu_dma_devmem *npu_dma_import_mem(struct npu_dma_range *range);
 
 int npu_dma_mem_info_ioctl(struct npu_dma_ctx *ctx, void *data);
 

@@ -253,6 +253,64 @@ START_TEST(test_peer_unbound)
 }
 END_TEST
 
+/*
+ * A sim NPU imports an edu NPU's buffer as a dma-buf (its engine reaches
+ * the card's pages by bus address); the card is then unbound, its memory
+ * freed with it: copies through the import fail, nothing reads a freed
+ * page (the sanitizer kernel would say), and the import closes cleanly.
+ */
+START_TEST(test_import_of_unbound_edu)
+{
+	char addr[64], path[128], drv[] = "/sys/bus/pci/drivers/npu_dma_edu";
+	struct drm_prime_handle ph = { .flags = DRM_CLOEXEC | DRM_RDWR };
+	struct npu_dma_mem_info mi = { 0 };
+	struct drm_gem_close gc = { 0 };
+	struct npu_dma_desc d;
+	struct npu ne, ns;
+	int e = -1, s = -1, i;
+	uint64_t eaddr;
+	uint32_t h;
+
+	for (i = 0; i < nr_npus; i++) {
+		if (infos[i].backend == NPU_DMA_BACKEND_EDU && e < 0)
+			e = i;
+		if (infos[i].backend == NPU_DMA_BACKEND_SIM && s < 0)
+			s = i;
+	}
+	T_SKIP_UNLESS(e >= 0 && s >= 0, "needs an edu and a sim NPU");
+	npu_open(&ne, e);
+	npu_open(&ns, s);
+	ck_assert_int_eq(npu_raw_alloc(ne.fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &eaddr, &h), 0);
+	ph.handle = h;
+	ck_assert_int_eq(npu_raw_ioctl(ne.fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph), 0);
+	ph.handle = 0;
+	ck_assert_int_eq(npu_raw_ioctl(ns.fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph), 0);
+	close(ph.fd);
+	mi = (struct npu_dma_mem_info){ .handle = ph.handle };
+	ck_assert_int_eq(npu_raw_ioctl(ns.fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi), 0);
+	d = npu_raw_copy(ns.dev, mi.dev_addr, 4096, 0);
+	ck_assert_int_eq(npu_raw_run(&ns.q, &d), 0);
+
+	pci_address(e, addr, sizeof(addr));
+	snprintf(path, sizeof(path), "%s/unbind", drv);
+	ck_assert_int_eq(t_write_file(path, addr), 0);
+	ck_assert(!t_npu_find(e, NULL));
+	ck_assert_int_eq(npu_raw_run(&ns.q, &d), -ENODEV);
+	d = npu_raw_copy(mi.dev_addr, ns.dev, 4096, 0);
+	ck_assert_int_eq(npu_raw_run(&ns.q, &d), -ENODEV);
+	gc.handle = ph.handle;
+	ck_assert_int_eq(npu_raw_ioctl(ns.fd, DRM_IOCTL_GEM_CLOSE, &gc), 0);
+	npu_close(&ns);
+	close(ne.fd);
+	munmap(ne.q.map, ne.q.map_size);
+	close(ne.q.efd);
+
+	snprintf(path, sizeof(path), "%s/bind", drv);
+	ck_assert_int_eq(t_write_file(path, addr), 0);
+	ck_assert(t_npu_wait(e, 5000));
+}
+END_TEST
+
 /* The first two edu NPUs (peers of each other) in *a and *b: 0 if none. */
 static int edu_pair(int *a, int *b)
 {
@@ -415,6 +473,7 @@ static Suite *peer_suite(void)
 	tcase_add_loop_test(tc, test_pair, 0, MAX_NPUS * MAX_NPUS);
 	tcase_add_test(tc, test_other_process_peer_memory);
 	tcase_add_test(tc, test_peer_unbound);
+	tcase_add_test(tc, test_import_of_unbound_edu);
 	suite_add_tcase(s, tc);
 
 	tcase_set_timeout(tr, 300);
