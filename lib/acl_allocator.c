@@ -64,12 +64,9 @@ static struct acl_allocator_desc *acl_desc_set(aclrtAllocatorDesc desc,
 					       bool has_value,
 					       const char *name)
 {
-	if (!desc) {
-		acl_err(ACL_ERROR_INVALID_PARAM, "allocatorDesc is NULL");
-		return NULL;
-	}
-	if (!has_value) {
-		acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL", name);
+	if (!desc || !has_value) {
+		acl_err(ACL_ERROR_INVALID_PARAM, "%s is NULL",
+			desc ? name : "allocatorDesc");
 		return NULL;
 	}
 	return desc;
@@ -83,10 +80,9 @@ aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc,
 
 	ACL_ENTER();
 	d = acl_desc_set(allocatorDesc, allocator != NULL, "allocator");
-	if (!d)
-		return ACL_ERROR_INVALID_PARAM;
-	d->obj = allocator;
-	return ACL_SUCCESS;
+	if (d)
+		d->obj = allocator;
+	return d ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 
 ACL_FUNC_VISIBILITY aclError
@@ -97,10 +93,9 @@ aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc,
 
 	ACL_ENTER();
 	d = acl_desc_set(allocatorDesc, func != NULL, "func");
-	if (!d)
-		return ACL_ERROR_INVALID_PARAM;
-	d->alloc = func;
-	return ACL_SUCCESS;
+	if (d)
+		d->alloc = func;
+	return d ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 
 ACL_FUNC_VISIBILITY aclError
@@ -111,10 +106,9 @@ aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc,
 
 	ACL_ENTER();
 	d = acl_desc_set(allocatorDesc, func != NULL, "func");
-	if (!d)
-		return ACL_ERROR_INVALID_PARAM;
-	d->free = func;
-	return ACL_SUCCESS;
+	if (d)
+		d->free = func;
+	return d ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 
 ACL_FUNC_VISIBILITY aclError
@@ -125,10 +119,9 @@ aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc,
 
 	ACL_ENTER();
 	d = acl_desc_set(allocatorDesc, func != NULL, "func");
-	if (!d)
-		return ACL_ERROR_INVALID_PARAM;
-	d->advise = func;
-	return ACL_SUCCESS;
+	if (d)
+		d->advise = func;
+	return d ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 
 ACL_FUNC_VISIBILITY aclError
@@ -139,10 +132,9 @@ aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
 
 	ACL_ENTER();
 	d = acl_desc_set(allocatorDesc, func != NULL, "func");
-	if (!d)
-		return ACL_ERROR_INVALID_PARAM;
-	d->addr = func;
-	return ACL_SUCCESS;
+	if (d)
+		d->addr = func;
+	return d ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 
 /* What registration needs set: CANN's order, the advise callback optional. */

@@ -565,21 +565,6 @@ static aclError acl_pool_set(struct acl_mempool *p, aclrtMemPoolAttr attr,
 	}
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtMemPoolSetAttr(aclrtMemPool memPool,
-						 aclrtMemPoolAttr attr,
-						 void *value)
-{
-	struct acl_mempool *p;
-	aclError ret;
-
-	ACL_ENTER();
-	p = acl_pool_attr_enter(memPool, value, &ret);
-	if (!p)
-		return ret;
-	ret = acl_pool_set(p, attr, value);
-	pthread_mutex_unlock(&acl_pool_lock);
-	return ret;
-}
 
 static aclError acl_pool_get(struct acl_mempool *p, aclrtMemPoolAttr attr,
 			     void *value)
@@ -614,21 +599,43 @@ static aclError acl_pool_get(struct acl_mempool *p, aclrtMemPoolAttr attr,
 	return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtMemPoolGetAttr(aclrtMemPool memPool,
-						 aclrtMemPoolAttr attr,
-						 void *value)
+/*
+ * Both attribute calls: find the pool under the lock, then set, or
+ * settle (completed frees, the threshold) and get.
+ */
+static aclError acl_pool_attr(aclrtMemPool memPool, aclrtMemPoolAttr attr,
+			      void *value, bool set)
 {
 	struct acl_mempool *p;
 	aclError ret;
 
-	ACL_ENTER();
 	p = acl_pool_attr_enter(memPool, value, &ret);
 	if (!p)
 		return ret;
-	acl_pool_settle(p);
-	ret = acl_pool_get(p, attr, value);
+	if (set) {
+		ret = acl_pool_set(p, attr, value);
+	} else {
+		acl_pool_settle(p);
+		ret = acl_pool_get(p, attr, value);
+	}
 	pthread_mutex_unlock(&acl_pool_lock);
 	return ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemPoolSetAttr(aclrtMemPool memPool,
+						 aclrtMemPoolAttr attr,
+						 void *value)
+{
+	ACL_ENTER();
+	return acl_pool_attr(memPool, attr, value, true);
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtMemPoolGetAttr(aclrtMemPool memPool,
+						 aclrtMemPoolAttr attr,
+						 void *value)
+{
+	ACL_ENTER();
+	return acl_pool_attr(memPool, attr, value, false);
 }
 
 /* ---- aclrtMemPoolMallocAsync ------------------------------------------- */

@@ -147,8 +147,12 @@ static bool t_two_setup(struct t_two *t)
 	return true;
 }
 
-static void t_two_teardown(struct t_two *t)
+/* Give @y back on B, then destroy the pool and everything else. */
+static void t_two_teardown(struct t_two *t, aclrtMemPool pool, void *y)
 {
+	T_ACL_OK(aclrtMemPoolFreeAsync(y, t->b));
+	T_ACL_OK(aclrtSynchronizeStream(t->b));
+	T_ACL_OK(aclrtMemPoolDestroy(pool));
 	T_ACL_OK(aclrtFreeHost(t->src));
 	T_ACL_OK(aclrtFreeHost(t->out));
 	T_ACL_OK(aclrtDestroyStream(t->a));
@@ -213,10 +217,7 @@ START_TEST(test_other_stream_waits_for_the_free)
 	/* A's free point passed: now B gets the block. */
 	T_ACL_OK(aclrtMemPoolMallocAsync(&y, T_BIG, pool, t.b));
 	ck_assert_ptr_eq(y, x);
-	T_ACL_OK(aclrtMemPoolFreeAsync(y, t.b));
-	T_ACL_OK(aclrtSynchronizeStream(t.b));
-	T_ACL_OK(aclrtMemPoolDestroy(pool));
-	t_two_teardown(&t);
+	t_two_teardown(&t, pool, y);
 }
 END_TEST
 
@@ -249,10 +250,7 @@ START_TEST(test_internal_dependency_orders_reuse)
 	bad = t_bytes_check(back, T_BIG, 0x5a);
 	ck_assert_msg(bad == T_BIG, "B's fill was overwritten at byte %zu", bad);
 	T_ACL_OK(aclrtFreeHost(back));
-	T_ACL_OK(aclrtMemPoolFreeAsync(y, t.b));
-	T_ACL_OK(aclrtSynchronizeStream(t.b));
-	T_ACL_OK(aclrtMemPoolDestroy(pool));
-	t_two_teardown(&t);
+	t_two_teardown(&t, pool, y);
 }
 END_TEST
 
