@@ -17,6 +17,9 @@
  *     earlier work: stream order);
  *   - any stream once the ring's completed_seq reached the free point
  *     (the block is then FREE);
+ *   - with ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, another
+ *     stream that already waits for the free point (an event recorded
+ *     after the free, waited for with aclrtStreamWaitEvent);
  *   - with ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, another
  *     stream before that, after a WAIT descriptor on the free point is
  *     queued on it (CANN's implicit dependency).
@@ -641,6 +644,45 @@ ACL_FUNC_VISIBILITY aclError aclrtMemPoolGetAttr(aclrtMemPool memPool,
 /* ---- aclrtMemPoolMallocAsync ------------------------------------------- */
 
 /*
+ * Has @s already queued a WAIT for @b's free point (or a later point of
+ * the same queue)? Then its later work runs after the free: CANN's
+ * event-dependency reuse. aclrtStreamWaitEvent queues exactly such a
+ * WAIT for a record made after the free. The descriptors are read back
+ * from the ring the library wrote them to (the kernel only reads it); a
+ * WAIT older than the ring's last @entries slots is not seen, which
+ * only costs a reuse.
+ */
+static bool acl_pool_waited(const struct acl_stream *s,
+			    const struct acl_pool_blk *b)
+{
+	struct acl_ring *r = s->ring;
+	const struct npu_dma_desc *d;
+	bool found = false;
+	uint32_t tail, i;
+
+	pthread_mutex_lock(&r->lock);
+	tail = r->ctrl->sq_tail;
+	for (i = 1; i <= r->entries && !found; i++) {
+		d = &r->ring[(tail - i) & (r->entries - 1)];
+		found = d->opcode == NPU_DMA_OP_WAIT &&
+			d->wait_queue == b->ring->id && d->value >= b->seq;
+	}
+	pthread_mutex_unlock(&r->lock);
+	return found;
+}
+
+/* May @s have cached block @b without waiting? */
+static bool acl_pool_ready(const struct acl_mempool *p,
+			   const struct acl_stream *s,
+			   const struct acl_pool_blk *b)
+{
+	if (b->state == ACL_BLK_FREE || b->ring == s->ring)
+		return true;
+	return p->reuse[ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES - 1] &&
+	       acl_pool_waited(s, b);
+}
+
+/*
  * The best-fitting block of at least @size bytes @s may have: one it need
  * not wait for, else (*@wait set) one it may have after a WAIT.
  */
@@ -656,7 +698,7 @@ static struct acl_pool_blk *acl_pool_pick(struct acl_mempool *p,
 		for (b = c->blks; b; b = b->next) {
 			if (b->state == ACL_BLK_BUSY || b->size < size)
 				continue;
-			if (b->state == ACL_BLK_FREE || b->ring == s->ring) {
+			if (acl_pool_ready(p, s, b)) {
 				if (!now || b->size < now->size)
 					now = b;
 			} else if (internal && (!later || b->size < later->size)) {

@@ -254,6 +254,47 @@ START_TEST(test_internal_dependency_orders_reuse)
 }
 END_TEST
 
+/*
+ * Event dependencies: B may have A's block once it waits for an event A
+ * recorded after the free, not before; the data shows the order.
+ */
+START_TEST(test_event_dependency_orders_reuse)
+{
+	uint32_t on = 1;
+	void *x, *y = NULL;
+	struct t_two t;
+	aclrtMemPool pool;
+	aclrtEvent e;
+
+	if (!t_two_setup(&t))
+		return;
+	pool = t_pool_create(t.dev, T_BIG);
+	T_ACL_OK(aclrtMemPoolSetAttr(pool,
+		 ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, &on));
+	T_ACL_OK(aclrtCreateEvent(&e));
+	x = t_a_reads_then_frees(&t, pool);
+	T_ACL_OK(aclrtRecordEvent(e, t.a));
+	if (aclrtMemPoolMallocAsync(&y, T_BIG, pool, t.b) == ACL_SUCCESS) {
+		aclrtStreamStatus st;
+
+		T_ACL_OK(aclrtStreamQuery(t.a, &st));
+		ck_assert_msg(st == ACL_STREAM_STATUS_COMPLETE,
+			      "B got the block without waiting while A runs");
+	} else {
+		t_acl_msg_has("held by frees not yet reached");
+		T_ACL_OK(aclrtStreamWaitEvent(t.b, e));
+		T_ACL_OK(aclrtMemPoolMallocAsync(&y, T_BIG, pool, t.b));
+	}
+	ck_assert_ptr_eq(y, x);
+	T_ACL_OK(aclrtMemsetAsync(y, T_BIG, 0x5a, T_BIG, t.b));
+	T_ACL_OK(aclrtSynchronizeStream(t.b));
+	T_ACL_OK(aclrtSynchronizeStream(t.a));
+	t_a_read_intact(&t);
+	T_ACL_OK(aclrtDestroyEvent(e));
+	t_two_teardown(&t, pool, y);
+}
+END_TEST
+
 /* Freed and synchronized memory goes back to the driver (threshold 0). */
 START_TEST(test_trim_and_threshold)
 {
@@ -350,6 +391,7 @@ static Suite *acl_mempool_suite(void)
 	tcase_add_test(tc, test_driver_checks_pool_memory);
 	tcase_add_test(tc, test_other_stream_waits_for_the_free);
 	tcase_add_test(tc, test_internal_dependency_orders_reuse);
+	tcase_add_test(tc, test_event_dependency_orders_reuse);
 	tcase_add_test(tc, test_trim_and_threshold);
 	tcase_add_loop_test(tc, test_errors, 0, 2);
 	suite_add_tcase(s, tc);

@@ -196,6 +196,40 @@ START_TEST(test_internal_dependency_queues_a_wait)
 }
 END_TEST
 
+/*
+ * Event dependencies: a stream that waits for an event recorded after
+ * the free gets the block with no WAIT of the pool's; a wait for a
+ * record made before work that preceded the free is not enough.
+ */
+START_TEST(test_event_dependency_reuses)
+{
+	void *a = pool_alloc(4096, s1), *b, *c;
+	aclrtEvent before, after;
+	unsigned int submits;
+
+	ck_assert_int_eq(aclrtCreateEvent(&before), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtCreateEvent(&after), ACL_SUCCESS);
+	set32(ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, 1);
+	fake_kmd_hold(true);
+	ck_assert_int_eq(aclrtRecordEvent(before, s1), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtMemsetAsync(a, 4096, 1, 4096, s1), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtMemPoolFreeAsync(a, s1), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtStreamWaitEvent(s2, before), ACL_SUCCESS);
+	b = pool_alloc(4096, s2);
+	ck_assert_ptr_ne(b, a);
+	ck_assert_int_eq(aclrtRecordEvent(after, s1), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtStreamWaitEvent(s2, after), ACL_SUCCESS);
+	submits = fake_kmd_calls(FAKE_QUEUE_SUBMIT);
+	c = pool_alloc(4096, s2);
+	ck_assert_ptr_eq(c, a);
+	ck_assert_uint_eq(fake_kmd_calls(FAKE_QUEUE_SUBMIT), submits);
+	fake_kmd_hold(false);
+	ck_assert_int_eq(aclrtSynchronizeStream(s2), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtDestroyEvent(before), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtDestroyEvent(after), ACL_SUCCESS);
+}
+END_TEST
+
 START_TEST(test_split_and_merge)
 {
 	void *a = pool_alloc(6 * MIB, s1), *b, *c, *d;
@@ -472,6 +506,7 @@ int main(void)
 	tcase_add_test(tc, test_other_stream_waits_for_the_free);
 	tcase_add_test(tc, test_full_pool_refuses_pending_memory);
 	tcase_add_test(tc, test_internal_dependency_queues_a_wait);
+	tcase_add_test(tc, test_event_dependency_reuses);
 	tcase_add_test(tc, test_split_and_merge);
 	tcase_add_test(tc, test_attributes);
 	tcase_add_test(tc, test_high_water_marks);
