@@ -55,8 +55,6 @@ enum acl_blk_state {
 	ACL_BLK_BUSY,
 };
 
-struct acl_pool_chunk;
-
 /* A piece of a chunk; a chunk's blocks tile it, in address order. */
 struct acl_pool_blk {
 	uintptr_t addr;			/* device pointer */
@@ -64,7 +62,6 @@ struct acl_pool_blk {
 	enum acl_blk_state state;
 	struct acl_ring *ring;		/* CACHED: ring of the free (a reference) */
 	uint64_t seq;			/* CACHED: last descriptor before the free */
-	struct acl_pool_chunk *chunk;
 	struct acl_pool_blk *prev, *next;
 };
 
@@ -768,7 +765,6 @@ static struct acl_pool_blk *acl_pool_grow(struct acl_mempool *p,
 	c->blks = b;
 	b->addr = (uintptr_t)c->base;
 	b->size = size;
-	b->chunk = c;
 	c->next = p->chunks;
 	p->chunks = c;
 	p->reserved += size;
