@@ -8,6 +8,7 @@
  * threshold and trimming, and CANN's codes for every misuse.
  */
 #include <check.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -494,6 +495,62 @@ START_TEST(test_device_reset_drops_chunks)
 }
 END_TEST
 
+/*
+ * Threads allocating and freeing on their own streams, one pool: at most
+ * 8 blocks of 2 MiB held at once, what the 16 MiB NPU has.
+ */
+static void *churn(void *arg)
+{
+	aclrtContext ctx = arg;
+	aclrtStream s;
+	void *held[2] = { 0 };
+	unsigned int i, k;
+
+	ck_assert_int_eq(aclrtSetCurrentContext(ctx), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtCreateStream(&s), ACL_SUCCESS);
+	for (i = 0; i < 300; i++) {
+		k = (i * 3) % 2;
+		if (held[k]) {
+			ck_assert_int_eq(aclrtMemPoolFreeAsync(held[k], s),
+					 ACL_SUCCESS);
+			held[k] = NULL;
+			continue;
+		}
+		held[k] = pool_alloc((k + 1) * 300 * 1024, s);
+		ck_assert_int_eq(aclrtMemsetAsync(held[k], 4096, k, 4096, s),
+				 ACL_SUCCESS);
+	}
+	for (k = 0; k < 2; k++)
+		if (held[k])
+			ck_assert_int_eq(aclrtMemPoolFreeAsync(held[k], s),
+					 ACL_SUCCESS);
+	ck_assert_int_eq(aclrtSynchronizeStream(s), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtDestroyStream(s), ACL_SUCCESS);
+	return NULL;
+}
+
+START_TEST(test_threads)
+{
+	pthread_t t[4];
+	aclrtContext ctx;
+	uint32_t on = 1;
+	int i;
+
+	ck_assert_int_eq(aclrtGetCurrentContext(&ctx), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtMemPoolSetAttr(pool,
+			 ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, &on),
+			 ACL_SUCCESS);
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, churn, ctx), 0);
+	for (i = 0; i < 4; i++)
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+	ck_assert_uint_eq(attr64(ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT), 0);
+	ck_assert_int_eq(aclrtMemPoolTrimTo(pool, 0), ACL_SUCCESS);
+	ck_assert_uint_eq(fake_npu_handles(0), 0);
+	ck_assert_int_eq(aclrtMemPoolDestroy(pool), ACL_SUCCESS);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("acl_mempool_fake");
@@ -517,6 +574,7 @@ int main(void)
 	tcase_add_test(tc, test_malloc_free_errors);
 	tcase_add_test(tc, test_free_async_of_plain_memory);
 	tcase_add_test(tc, test_device_reset_drops_chunks);
+	tcase_add_test(tc, test_threads);
 	suite_add_tcase(s, tc);
 	tcase_add_test(bare, test_create_needs_a_device);
 	suite_add_tcase(s, bare);
