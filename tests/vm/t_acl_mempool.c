@@ -41,6 +41,14 @@ static uint64_t t_attr(aclrtMemPool pool, aclrtMemPoolAttr a)
 	return v;
 }
 
+/* Destroy @pool (all given back) and @s, and reset @dev. */
+static void t_finish(aclrtMemPool pool, aclrtStream s, int dev)
+{
+	T_ACL_OK(aclrtMemPoolDestroy(pool));
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+
 /* Free device memory the driver reports, in bytes. */
 static size_t t_dev_free(void)
 {
@@ -92,9 +100,7 @@ START_TEST(test_copies_are_byte_exact)
 		T_ACL_OK(aclrtMemPoolFreeAsync(d, s));
 	}
 	T_ACL_OK(aclrtSynchronizeStream(s));
-	T_ACL_OK(aclrtMemPoolDestroy(pool));
-	T_ACL_OK(aclrtDestroyStream(s));
-	T_ACL_OK(aclrtResetDevice(dev));
+	t_finish(pool, s, dev);
 }
 END_TEST
 
@@ -121,10 +127,8 @@ START_TEST(test_driver_checks_pool_memory)
 	(void)aclGetRecentErrMsg();
 	T_ACL_OK(aclrtMemPoolFreeAsync(d, s));
 	(void)aclrtSynchronizeStream(s);
-	T_ACL_OK(aclrtMemPoolDestroy(pool));
 	T_ACL_OK(aclrtFreeHost(h));
-	T_ACL_OK(aclrtDestroyStream(s));
-	T_ACL_OK(aclrtResetDevice(dev));
+	t_finish(pool, s, dev);
 }
 END_TEST
 
@@ -335,9 +339,7 @@ START_TEST(test_trim_and_threshold)
 			  8 * MIB);
 	T_ACL_OK(aclrtMemPoolTrimTo(pool, 0));
 	ck_assert_uint_eq(t_dev_free(), before);
-	T_ACL_OK(aclrtMemPoolDestroy(pool));
-	T_ACL_OK(aclrtDestroyStream(s));
-	T_ACL_OK(aclrtResetDevice(dev));
+	t_finish(pool, s, dev);
 }
 END_TEST
 
@@ -374,10 +376,8 @@ START_TEST(test_errors)
 	T_ACL_OK(aclrtMemPoolFreeAsync(d, s));
 	T_ACL_EQ(aclrtMemPoolFreeAsync(d, s), ACL_ERROR_RT_PARAM_INVALID);
 	T_ACL_OK(aclrtSynchronizeStream(s));
-	T_ACL_OK(aclrtMemPoolDestroy(pool));
+	t_finish(pool, s, dev);
 	T_ACL_EQ(aclrtMemPoolTrimTo(pool, 0), ACL_ERROR_RT_INTERNAL_ERROR);
-	T_ACL_OK(aclrtDestroyStream(s));
-	T_ACL_OK(aclrtResetDevice(dev));
 }
 END_TEST
 
