@@ -187,6 +187,36 @@ static void t_a_read_intact(const struct t_two *t)
 		      "at byte %zu (%#x)", bad, ((uint8_t *)t->out)[bad]);
 }
 
+/* A pool of one T_BIG block on @t's NPU with reuse switch @attr on. */
+static aclrtMemPool t_pool_reuse(const struct t_two *t, aclrtMemPoolAttr attr)
+{
+	aclrtMemPool pool = t_pool_create(t->dev, T_BIG);
+	uint32_t on = 1;
+
+	T_ACL_OK(aclrtMemPoolSetAttr(pool, attr, &on));
+	return pool;
+}
+
+/*
+ * B fills the block @y it got, then both streams finish: A's read holds
+ * none of B's bytes, and the block holds all of them.
+ */
+static void t_b_fills(const struct t_two *t, void *y)
+{
+	void *back = NULL;
+	size_t bad;
+
+	T_ACL_OK(aclrtMemsetAsync(y, T_BIG, 0x5a, T_BIG, t->b));
+	T_ACL_OK(aclrtSynchronizeStream(t->b));
+	T_ACL_OK(aclrtSynchronizeStream(t->a));
+	t_a_read_intact(t);
+	T_ACL_OK(aclrtMallocHost(&back, T_BIG));
+	T_ACL_OK(aclrtMemcpy(back, T_BIG, y, T_BIG, ACL_MEMCPY_DEVICE_TO_HOST));
+	bad = t_bytes_check(back, T_BIG, 0x5a);
+	ck_assert_msg(bad == T_BIG, "B's fill was overwritten at byte %zu", bad);
+	T_ACL_OK(aclrtFreeHost(back));
+}
+
 /*
  * Default reuse: B gets A's block only if A's work before the free had
  * completed when B asked; a pool of one block then refuses B.
@@ -231,29 +261,17 @@ END_TEST
  */
 START_TEST(test_internal_dependency_orders_reuse)
 {
-	uint32_t on = 1;
-	void *x, *y = NULL, *back = NULL;
+	void *x, *y = NULL;
 	struct t_two t;
 	aclrtMemPool pool;
-	size_t bad;
 
 	if (!t_two_setup(&t))
 		return;
-	pool = t_pool_create(t.dev, T_BIG);
-	T_ACL_OK(aclrtMemPoolSetAttr(pool,
-		 ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, &on));
+	pool = t_pool_reuse(&t, ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES);
 	x = t_a_reads_then_frees(&t, pool);
 	T_ACL_OK(aclrtMemPoolMallocAsync(&y, T_BIG, pool, t.b));
 	ck_assert_ptr_eq(y, x);
-	T_ACL_OK(aclrtMemsetAsync(y, T_BIG, 0x5a, T_BIG, t.b));
-	T_ACL_OK(aclrtSynchronizeStream(t.b));
-	T_ACL_OK(aclrtSynchronizeStream(t.a));
-	t_a_read_intact(&t);
-	T_ACL_OK(aclrtMallocHost(&back, T_BIG));
-	T_ACL_OK(aclrtMemcpy(back, T_BIG, y, T_BIG, ACL_MEMCPY_DEVICE_TO_HOST));
-	bad = t_bytes_check(back, T_BIG, 0x5a);
-	ck_assert_msg(bad == T_BIG, "B's fill was overwritten at byte %zu", bad);
-	T_ACL_OK(aclrtFreeHost(back));
+	t_b_fills(&t, y);
 	t_two_teardown(&t, pool, y);
 }
 END_TEST
@@ -264,7 +282,6 @@ END_TEST
  */
 START_TEST(test_event_dependency_orders_reuse)
 {
-	uint32_t on = 1;
 	void *x, *y = NULL;
 	struct t_two t;
 	aclrtMemPool pool;
@@ -272,9 +289,7 @@ START_TEST(test_event_dependency_orders_reuse)
 
 	if (!t_two_setup(&t))
 		return;
-	pool = t_pool_create(t.dev, T_BIG);
-	T_ACL_OK(aclrtMemPoolSetAttr(pool,
-		 ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, &on));
+	pool = t_pool_reuse(&t, ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES);
 	T_ACL_OK(aclrtCreateEvent(&e));
 	x = t_a_reads_then_frees(&t, pool);
 	T_ACL_OK(aclrtRecordEvent(e, t.a));
@@ -290,10 +305,7 @@ START_TEST(test_event_dependency_orders_reuse)
 		T_ACL_OK(aclrtMemPoolMallocAsync(&y, T_BIG, pool, t.b));
 	}
 	ck_assert_ptr_eq(y, x);
-	T_ACL_OK(aclrtMemsetAsync(y, T_BIG, 0x5a, T_BIG, t.b));
-	T_ACL_OK(aclrtSynchronizeStream(t.b));
-	T_ACL_OK(aclrtSynchronizeStream(t.a));
-	t_a_read_intact(&t);
+	t_b_fills(&t, y);
 	T_ACL_OK(aclrtDestroyEvent(e));
 	t_two_teardown(&t, pool, y);
 }
