@@ -3,8 +3,8 @@
  * acl_rt_memory_soma.h - stream-ordered memory pools of the acl runtime.
  *
  * Same file name and include list as CANN's. It holds the pool handle,
- * attribute and property types with CANN's names, values and layout; the
- * aclrtMemPool* calls are declared only once the library exports them.
+ * attribute and property types and the aclrtMemPool* calls with CANN's
+ * names, values, layout and prototypes (lib/acl_mempool.c).
  */
 #ifndef ACL_ACL_RT_MEMORY_SOMA_H
 #define ACL_ACL_RT_MEMORY_SOMA_H
@@ -43,6 +43,30 @@ typedef struct {
 	size_t maxSize;			/* bytes */
 	unsigned char reserved[32];	/* must be zero */
 } aclrtMemPoolProps;
+
+/* A pool of device memory on poolProps->location.id. */
+ACL_FUNC_VISIBILITY aclError aclrtMemPoolCreate(aclrtMemPool *memPool,
+						const aclrtMemPoolProps *poolProps);
+/* Destroy a pool none of whose allocations is outstanding. */
+ACL_FUNC_VISIBILITY aclError aclrtMemPoolDestroy(const aclrtMemPool memPool);
+/* Set @attr from *@value (uint32_t for the reuse switches, else uint64_t). */
+ACL_FUNC_VISIBILITY aclError aclrtMemPoolSetAttr(aclrtMemPool memPool,
+						 aclrtMemPoolAttr attr,
+						 void *value);
+/* Read @attr into *@value (types as for aclrtMemPoolSetAttr). */
+ACL_FUNC_VISIBILITY aclError aclrtMemPoolGetAttr(aclrtMemPool memPool,
+						 aclrtMemPoolAttr attr,
+						 void *value);
+/* @size bytes of @memPool, in @stream's order. */
+ACL_FUNC_VISIBILITY aclError aclrtMemPoolMallocAsync(void **ptr, size_t size,
+						     aclrtMemPool memPool,
+						     aclrtStream stream);
+/* Give @ptr back to its pool once @stream's earlier work is done. */
+ACL_FUNC_VISIBILITY aclError aclrtMemPoolFreeAsync(void *ptr,
+						   aclrtStream stream);
+/* Release idle memory while at least @minBytesToKeep bytes stay. */
+ACL_FUNC_VISIBILITY aclError aclrtMemPoolTrimTo(aclrtMemPool memPool,
+						size_t minBytesToKeep);
 
 #ifdef __cplusplus
 }
