@@ -16,6 +16,7 @@
 
 #include "acl/acl_rt_allocator.h"
 #include "acl_objects.h"
+#include "acl_mem.h"
 #include "acl_error.h"
 
 /* The descriptor behind an aclrtAllocatorDesc. */
@@ -37,6 +38,13 @@ struct acl_allocator_reg {
 
 static pthread_mutex_t acl_allocators_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_allocator_reg *acl_allocators;	/* under the lock */
+
+void acl_allocator_forked(void)
+{
+	/* Registrations name the parent's streams: forgotten. */
+	pthread_mutex_init(&acl_allocators_lock, NULL);
+	acl_allocators = NULL;
+}
 
 ACL_FUNC_VISIBILITY aclrtAllocatorDesc aclrtAllocatorCreateDesc(void)
 {

@@ -102,6 +102,8 @@ static void acl_fork_child(void)
 	acl_stream_hooks_forked();
 	acl_ipc_forked();
 	acl_vmm_forked();
+	acl_mempool_forked();
+	acl_allocator_forked();
 	acl_tls.ctx = NULL;
 	acl_tls.ctx_gen = 0;
 }

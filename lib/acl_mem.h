@@ -188,6 +188,9 @@ void acl_peer_forget(struct acl_device *dev);
  */
 void acl_ipc_forked(void);
 void acl_vmm_forked(void);
+/* The same for memory pools (their memory is the parent's) and allocators. */
+void acl_mempool_forked(void);
+void acl_allocator_forked(void);
 
 /* ---- acl_mem.c ------------------------------------------------------- */
 

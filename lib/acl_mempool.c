@@ -294,6 +294,13 @@ static void acl_pool_settle(struct acl_mempool *p)
 
 /* ---- the registry ----------------------------------------------------- */
 
+void acl_mempool_forked(void)
+{
+	/* The parent's pools hold the parent's memory: not the child's. */
+	pthread_mutex_init(&acl_pool_lock, NULL);
+	acl_pools = NULL;
+}
+
 /* The live pool behind @handle, or NULL (acl_pool_lock held). */
 static struct acl_mempool *acl_pool_find(aclrtMemPool handle)
 {
