@@ -30,8 +30,11 @@
 #include "npu_dma_prime.h"
 #include "npu_dma_vmm.h"
 
-/* Mappings one descriptor's side may span. */
-#define NPU_VMM_SPAN_MAX	64
+/*
+ * Mappings one descriptor's side may span: 8 GiB of 2 MiB mappings, as a
+ * caching allocator's segment grows (each one a pointer here).
+ */
+#define NPU_VMM_SPAN_MAX	4096
 
 /**
  * struct npu_vmm_span - a side over several mappings
@@ -83,7 +86,7 @@ struct npu_dma_range *npu_dma_span_get(struct rb_root *root, u64 addr,
 	}
 	if (n < 2)
 		return NULL;	/* one mapping holds it: not a span */
-	span = kzalloc(struct_size(span, r, n), GFP_KERNEL_ACCOUNT);
+	span = kvzalloc(struct_size(span, r, n), GFP_KERNEL_ACCOUNT);
 	if (!span)
 		return NULL;
 	span->range.start = addr;
@@ -129,7 +132,7 @@ static void npu_vmm_span_release(struct kref *ref)
 
 	for (i = 0; i < span->n; i++)
 		npu_dma_alloc_put(span->r[i]);
-	kfree(span);
+	kvfree(span);
 }
 
 void npu_dma_span_put(struct npu_dma_range *range)
