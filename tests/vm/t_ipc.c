@@ -24,56 +24,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "npu_raw.h"
-#include "t_state.h"
-#include "t_vm.h"
+#include "t_share.h"
 
-#define MAX_NPUS	8
 #define LEN		(64 * 1024)
 #define EDU_LEN		4096	/* an edu DMA is slow: one page */
 
-static struct npu_dma_info infos[MAX_NPUS];
-static int nr_npus;
-static struct t_state start;
-
-static void setup(void)
-{
-	nr_npus = t_find_npus(infos, MAX_NPUS);
-	ck_assert_int_gt(nr_npus, 0);
-	t_state_get(&start, nr_npus);
-}
-
-static void teardown(void)
-{
-	ck_assert_msg(t_state_back(&start), "pins, memory, queues or files leaked");
-}
-
 static size_t len_of(int npu)
 {
-	return infos[npu].backend == NPU_DMA_BACKEND_SIM ? LEN : EDU_LEN;
-}
-
-static void pattern(unsigned char *p, size_t len, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = (unsigned char)(i * 13 + seed + (i >> 9));
-}
-
-/* One pageable copy between host memory and a device address: 0 or error. */
-static int host_copy(struct npu_raw_queue *q, uint64_t dev, void *host,
-		     size_t len, int to_dev)
-{
-	struct npu_dma_desc d;
-
-	if (to_dev)
-		d = npu_raw_copy(dev, (uintptr_t)host, len,
-				 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
-	else
-		d = npu_raw_copy((uintptr_t)host, dev, len,
-				 NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE);
-	return npu_raw_run(q, &d);
+	return is_sim(npu) ? LEN : EDU_LEN;
 }
 
 /* The exporter's side: a file, a queue, an allocation holding @seed. */

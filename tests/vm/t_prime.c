@@ -33,46 +33,14 @@
 #include <linux/udmabuf.h>
 #include <xf86drm.h>
 
-#include "npu_raw.h"
-#include "t_state.h"
-#include "t_vm.h"
+#include "t_share.h"
 
-#define MAX_NPUS	8
 #define LEN		(64 * 1024)
 #define EDU_LEN		4096	/* an edu DMA is slow: one page */
-
-static struct npu_dma_info infos[MAX_NPUS];
-static int nr_npus;
-static struct t_state start;
-
-static void setup(void)
-{
-	nr_npus = t_find_npus(infos, MAX_NPUS);
-	ck_assert_int_gt(nr_npus, 0);
-	t_state_get(&start, nr_npus);
-}
-
-static void teardown(void)
-{
-	ck_assert_msg(t_state_back(&start), "pins, memory, queues or files leaked");
-}
-
-static int is_sim(int npu)
-{
-	return infos[npu].backend == NPU_DMA_BACKEND_SIM;
-}
 
 static size_t len_of(int npu)
 {
 	return is_sim(npu) ? LEN : EDU_LEN;
-}
-
-static void pattern(unsigned char *p, size_t len, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = (unsigned char)(i * 7 + seed + (i >> 8));
 }
 
 static int prime_export(int fd, uint32_t handle)
@@ -100,21 +68,6 @@ static struct npu_dma_mem_info mem_info(int fd, uint32_t handle)
 
 	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi), 0);
 	return mi;
-}
-
-/* One pageable copy between host memory and a device address: 0 or error. */
-static int copy_host(struct npu_raw_queue *q, uint64_t dev, void *host,
-		     size_t len, int to_dev)
-{
-	struct npu_dma_desc d;
-
-	if (to_dev)
-		d = npu_raw_copy(dev, (uintptr_t)host, len,
-				 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
-	else
-		d = npu_raw_copy((uintptr_t)host, dev, len,
-				 NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE);
-	return npu_raw_run(q, &d);
 }
 
 /* One copy between two device addresses of the file: 0 or error. */
@@ -206,7 +159,7 @@ START_TEST(test_export_to_vgem)
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
 	pattern(src, len, 3);
-	ck_assert_int_eq(copy_host(&q, dev, src, len, 1), 0);
+	ck_assert_int_eq(host_copy(&q, dev, src, len, 1), 0);
 
 	buf = prime_export(fd, h);
 	ck_assert_int_eq(mem_info(fd, h).dev_addr, dev);
@@ -224,7 +177,7 @@ START_TEST(test_export_to_vgem)
 		ck_assert_int_eq(memcmp(map, src, len), 0);
 		/* A later DMA shows in the mapping too. */
 		pattern(src, len, 11);
-		ck_assert_int_eq(copy_host(&q, dev, src, len, 1), 0);
+		ck_assert_int_eq(host_copy(&q, dev, src, len, 1), 0);
 		ck_assert_int_eq(memcmp(map, src, len), 0);
 		munmap(map, len);
 	} else {
@@ -272,23 +225,23 @@ START_TEST(test_import_from_vgem)
 
 	/* NPU -> vgem, read through vgem's own mapping. */
 	pattern(host, len, 5);
-	ck_assert_int_eq(copy_host(&q, mi.dev_addr, host, len, 1), 0);
+	ck_assert_int_eq(host_copy(&q, mi.dev_addr, host, len, 1), 0);
 	ck_assert_int_eq(memcmp(vmap_, host, len), 0);
 	/* vgem -> NPU: what vgem's mapping wrote. */
 	pattern(vmap_, len, 9);
 	memset(host, 0, len);
-	ck_assert_int_eq(copy_host(&q, mi.dev_addr, host, len, 0), 0);
+	ck_assert_int_eq(host_copy(&q, mi.dev_addr, host, len, 0), 0);
 	ck_assert_int_eq(memcmp(vmap_, host, len), 0);
 	/* One byte past its end is no address of the file. */
-	ck_assert_int_eq(copy_host(&q, mi.dev_addr + mi.size - 1, host, 2, 0), -EFAULT);
+	ck_assert_int_eq(host_copy(&q, mi.dev_addr + mi.size - 1, host, 2, 0), -EFAULT);
 
 	/* vgem lets go first: the import still holds the buffer. */
 	munmap(vmap_, len);
 	gem_close(vfd, vh);
 	close(buf);
-	ck_assert_int_eq(copy_host(&q, mi.dev_addr, host, len, 0), 0);
+	ck_assert_int_eq(host_copy(&q, mi.dev_addr, host, len, 0), 0);
 	gem_close(fd, h);
-	ck_assert_int_eq(copy_host(&q, mi.dev_addr, host, len, 0), -EFAULT);
+	ck_assert_int_eq(host_copy(&q, mi.dev_addr, host, len, 0), -EFAULT);
 	npu_raw_queue_destroy(&q);
 	close(fd);
 	close(vfd);
@@ -330,26 +283,26 @@ START_TEST(test_import_from_another_npu)
 	ck_assert_int_eq(npu_raw_queue_create(fb, 16, &qb), 0);
 	ck_assert_int_eq(npu_raw_alloc(fa, len, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
 	pattern(src, len, 21);
-	ck_assert_int_eq(copy_host(&qa, dev, src, len, 1), 0);
+	ck_assert_int_eq(host_copy(&qa, dev, src, len, 1), 0);
 
 	buf = prime_export(fa, h);
 	ck_assert_int_eq(prime_import(fb, buf, &ih), 0);
 	mi = mem_info(fb, ih);
 	ck_assert_uint_eq(mi.flags, NPU_DMA_MEM_INFO_F_IMPORTED);
 	ck_assert_uint_ne(mi.dev_addr, dev);
-	ck_assert_int_eq(copy_host(&qb, mi.dev_addr, dst, len, 0), 0);
+	ck_assert_int_eq(host_copy(&qb, mi.dev_addr, dst, len, 0), 0);
 	ck_assert_int_eq(memcmp(src, dst, len), 0);
 	/* NPU b writes, NPU a reads it back from its own memory. */
 	pattern(src, len, 23);
-	ck_assert_int_eq(copy_host(&qb, mi.dev_addr, src, len, 1), 0);
-	ck_assert_int_eq(copy_host(&qa, dev, dst, len, 0), 0);
+	ck_assert_int_eq(host_copy(&qb, mi.dev_addr, src, len, 1), 0);
+	ck_assert_int_eq(host_copy(&qa, dev, dst, len, 0), 0);
 	ck_assert_int_eq(memcmp(src, dst, len), 0);
 	/* The import's address means nothing to the exporting NPU's file. */
-	ck_assert_int_eq(copy_host(&qa, mi.dev_addr, dst, len, 0), -EFAULT);
+	ck_assert_int_eq(host_copy(&qa, mi.dev_addr, dst, len, 0), -EFAULT);
 
 	gem_close(fa, h);
 	close(buf);
-	ck_assert_int_eq(copy_host(&qb, mi.dev_addr, dst, len, 0), 0);
+	ck_assert_int_eq(host_copy(&qb, mi.dev_addr, dst, len, 0), 0);
 	ck_assert_int_eq(memcmp(src, dst, len), 0);
 	gem_close(fb, ih);
 	npu_raw_queue_destroy(&qa);
@@ -378,10 +331,10 @@ static int child_use(int npu, int buf, uint64_t want_addr, size_t len,
 	    mi.dev_addr != want_addr || mi.flags)
 		return 11;
 	pattern(want, len, seed);
-	if (copy_host(&q, mi.dev_addr, got, len, 0) || memcmp(want, got, len))
+	if (host_copy(&q, mi.dev_addr, got, len, 0) || memcmp(want, got, len))
 		return 12;
 	pattern(want, len, next);
-	if (copy_host(&q, mi.dev_addr, want, len, 1))
+	if (host_copy(&q, mi.dev_addr, want, len, 1))
 		return 13;
 	return 0;
 }
@@ -411,7 +364,7 @@ START_TEST(test_share_with_child)
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
 	pattern(host, len, 31);
-	ck_assert_int_eq(copy_host(&q, dev, host, len, 1), 0);
+	ck_assert_int_eq(host_copy(&q, dev, host, len, 1), 0);
 	buf = prime_export(fd, h);
 
 	/* Same process, same file: the same handle comes back. */
@@ -428,7 +381,7 @@ START_TEST(test_share_with_child)
 		_exit(child_use(npu, buf, dev, len, 31, 33));
 	ck_assert_int_eq(wait_child(pid), 0);
 	memset(host, 0, len);
-	ck_assert_int_eq(copy_host(&q, dev, host, len, 0), 0);
+	ck_assert_int_eq(host_copy(&q, dev, host, len, 0), 0);
 	{
 		unsigned char *want = malloc(len);
 
@@ -439,7 +392,7 @@ START_TEST(test_share_with_child)
 
 	/* Freed by its owner: the dma-buf keeps it for the next importer. */
 	gem_close(fd, h);
-	ck_assert_int_eq(copy_host(&q, dev, host, len, 0), -EFAULT);
+	ck_assert_int_eq(host_copy(&q, dev, host, len, 0), -EFAULT);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (!pid)
@@ -475,7 +428,7 @@ START_TEST(test_exporter_dies)
 		pattern(want, len, 41);
 		if (cfd < 0 || npu_raw_queue_create(cfd, 16, &cq) ||
 		    npu_raw_alloc(cfd, len, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h) ||
-		    copy_host(&cq, dev, want, len, 1))
+		    host_copy(&cq, dev, want, len, 1))
 			_exit(20);
 		/* Dies holding everything: its files close at exit. */
 		_exit(t_send_fd(sv[1], prime_export(cfd, h)) ? 21 : 0);
@@ -491,7 +444,7 @@ START_TEST(test_exporter_dies)
 	ck_assert_int_eq(prime_import(fd, buf, &h), 0);
 	close(buf);
 	mi = mem_info(fd, h);
-	ck_assert_int_eq(copy_host(&q, mi.dev_addr, host, len, 0), 0);
+	ck_assert_int_eq(host_copy(&q, mi.dev_addr, host, len, 0), 0);
 	pattern(want, len, 41);
 	ck_assert_int_eq(memcmp(host, want, len), 0);
 	gem_close(fd, h);
@@ -557,18 +510,18 @@ START_TEST(test_udmabuf)
 	/* memfd -> device memory -> host: the memfd's bytes. */
 	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
 	ck_assert_int_eq(copy_dev(&q, dev, mi.dev_addr, len), 0);
-	ck_assert_int_eq(copy_host(&q, dev, host, len, 0), 0);
+	ck_assert_int_eq(host_copy(&q, dev, host, len, 0), 0);
 	ck_assert_int_eq(memcmp(host, m, len), 0);
 	/* And the other way: the NPU writes the memfd's pages. */
 	pattern(host, len, 53);
-	ck_assert_int_eq(copy_host(&q, dev, host, len, 1), 0);
+	ck_assert_int_eq(host_copy(&q, dev, host, len, 1), 0);
 	ck_assert_int_eq(copy_dev(&q, mi.dev_addr, dev, len), 0);
 	ck_assert_int_eq(memcmp(host, m, len), 0);
 
 	/* The memfd's mapping and fd go first: the import holds the pages. */
 	munmap(m, len);
 	close(memfd);
-	ck_assert_int_eq(copy_host(&q, mi.dev_addr, host, len, 0), 0);
+	ck_assert_int_eq(host_copy(&q, mi.dev_addr, host, len, 0), 0);
 	pattern(m = malloc(len), len, 53);
 	ck_assert_int_eq(memcmp(host, m, len), 0);
 	free(m);

@@ -21,33 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "npu_raw.h"
-#include "t_state.h"
-#include "t_vm.h"
+#include "t_share.h"
 
-#define MAX_NPUS	8
 #define PG		4096ULL
-
-static struct npu_dma_info infos[MAX_NPUS];
-static int nr_npus;
-static struct t_state start;
-
-static void setup(void)
-{
-	nr_npus = t_find_npus(infos, MAX_NPUS);
-	ck_assert_int_gt(nr_npus, 0);
-	t_state_get(&start, nr_npus);
-}
-
-static void teardown(void)
-{
-	ck_assert_msg(t_state_back(&start), "pins, memory, queues or files leaked");
-}
-
-static int is_sim(int npu)
-{
-	return infos[npu].backend == NPU_DMA_BACKEND_SIM;
-}
 
 /* Pages per allocation: an edu DMA is slow, so one there. */
 static uint64_t pages_of(int npu)
@@ -58,14 +34,6 @@ static uint64_t pages_of(int npu)
 static uint64_t window(int npu)
 {
 	return NPU_DMA_VMM_BASE(infos[npu].mem_base, infos[npu].mem_size);
-}
-
-static void pattern(unsigned char *p, size_t len, unsigned int seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		p[i] = (unsigned char)(i * 31 + seed + (i >> 8));
 }
 
 static int run(struct npu_raw_queue *q, struct npu_dma_desc d)
