@@ -33,6 +33,7 @@
 #include "npu_dma_prime.h"
 #include "npu_dma_queue.h"
 #include "npu_dma_sched.h"
+#include "npu_dma_signal.h"
 #include "npu_dma_vmm.h"
 #include "npu_dma_xfer.h"
 
@@ -96,6 +97,8 @@ NPU_DMA_IOCTL(ipc_import, true)
 NPU_DMA_IOCTL(ipc_close, true)
 NPU_DMA_IOCTL(vmm_map, true)
 NPU_DMA_IOCTL(vmm_unmap, true)
+NPU_DMA_IOCTL(signal_create, true)
+NPU_DMA_IOCTL(signal_destroy, true)
 
 #define NPU_DMA_IOCTL_DEF(ioctl, func) \
 	DRM_IOCTL_DEF_DRV(NPU_DMA_##ioctl, func, DRM_RENDER_ALLOW)
@@ -118,6 +121,8 @@ static const struct drm_ioctl_desc npu_dma_ioctls[] = {
 	NPU_DMA_IOCTL_DEF(IPC_CLOSE, npu_dma_ipc_close),
 	NPU_DMA_IOCTL_DEF(VMM_MAP, npu_dma_vmm_map),
 	NPU_DMA_IOCTL_DEF(VMM_UNMAP, npu_dma_vmm_unmap),
+	NPU_DMA_IOCTL_DEF(SIGNAL_CREATE, npu_dma_signal_create),
+	NPU_DMA_IOCTL_DEF(SIGNAL_DESTROY, npu_dma_signal_destroy),
 };
 
 /*

@@ -220,6 +220,7 @@ struct npu_dma_range {
  * @budget: what its queues have consumed and not retired
  *	(npu_dma_budget.c)
  * @ipc_shares: the keys it exported (npu_dma_ipc.c; under its lock there)
+ * @signals: signals it created or imported, by id (npu_dma_signal.c)
  */
 struct mem_cgroup;
 
@@ -242,6 +243,7 @@ struct npu_dma_ctx {
 	atomic64_t engine_ns;
 	struct npu_dma_budget budget;
 	struct list_head ipc_shares;
+	struct xarray signals;
 };
 
 #define NPU_DMA_MAX_EVENT_SLOTS		4096

@@ -27,6 +27,7 @@
 #include "npu_dma_mem.h"
 #include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_signal.h"
 
 #define NPU_DMA_EVENTS_SIZE \
 	PAGE_ALIGN(NPU_DMA_MAX_EVENT_SLOTS * sizeof(struct npu_dma_event_slot))
@@ -37,6 +38,7 @@ static void npu_ctx_free(struct npu_dma_ctx *ctx)
 {
 	xa_destroy(&ctx->queues);
 	xa_destroy(&ctx->graphs);
+	xa_destroy(&ctx->signals);
 	if (ctx->events_area)
 		npu_dma_area_put(ctx->events_area);
 	put_pid(ctx->pid);
@@ -65,6 +67,7 @@ int npu_dma_ctx_open(struct drm_device *drm, struct drm_file *file)
 	INIT_LIST_HEAD(&ctx->ipc_shares);
 	xa_init_flags(&ctx->queues, XA_FLAGS_ALLOC);
 	xa_init_flags(&ctx->graphs, XA_FLAGS_ALLOC1);
+	xa_init_flags(&ctx->signals, XA_FLAGS_ALLOC1);
 	ctx->mm = current->mm;
 	mmgrab(ctx->mm);
 	ctx->memcg = get_mem_cgroup_from_mm(ctx->mm);
@@ -141,6 +144,7 @@ void npu_dma_ctx_close(struct drm_device *drm, struct drm_file *file)
 
 	/* Normally gone with the allocations' handles: not after removal. */
 	npu_dma_ipc_revoke_all(ctx);
+	npu_dma_signal_release_all(ctx);
 	down_read(&ndev->gone_lock);
 	npu_dma_ctx_teardown(ctx);
 	mutex_lock(&ndev->ctx_lock);
@@ -178,7 +182,8 @@ int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void *data)
 		     NPU_DMA_CAP_BATCH | NPU_DMA_CAP_PAGEABLE |
 		     NPU_DMA_CAP_NEED_WAKEUP | NPU_DMA_CAP_GRAPH |
 		     NPU_DMA_CAP_COPY_INDIRECT | NPU_DMA_CAP_SUBMIT_INLINE |
-		     NPU_DMA_CAP_PRIME | NPU_DMA_CAP_IPC | NPU_DMA_CAP_VMM;
+		     NPU_DMA_CAP_PRIME | NPU_DMA_CAP_IPC | NPU_DMA_CAP_VMM |
+		     NPU_DMA_CAP_SIGNAL;
 	info->max_graph_tasks = NPU_DMA_MAX_GRAPH_TASKS;
 	info->events_offset = npu_dma_area_offset(ctx->events_area);
 	info->events_size = ctx->events_area->size;

@@ -147,12 +147,14 @@ struct npu_dma_graph *npu_dma_graph_get(struct npu_dma_ctx *ctx, u32 id)
 }
 
 /*
- * What a graph may not hold: another graph (no nesting), and pageable
- * host memory, which would need pinning at every replay.
+ * What a graph may not hold: another graph (no nesting), signals, and
+ * pageable host memory, which would need pinning at every replay.
  */
 static int npu_graph_task_allowed(const struct npu_dma_desc *d)
 {
-	if (d->opcode == NPU_DMA_OP_GRAPH)
+	/* A replay would reuse the record numbers validation took. */
+	if (d->opcode == NPU_DMA_OP_GRAPH || d->opcode == NPU_DMA_OP_SIGNAL ||
+	    d->opcode == NPU_DMA_OP_WAIT_SIGNAL)
 		return -EINVAL;
 	if (d->flags & (NPU_DMA_DESC_F_SRC_PAGEABLE | NPU_DMA_DESC_F_DST_PAGEABLE))
 		return -EINVAL;

@@ -31,6 +31,7 @@
 #include "npu_dma_ipc.h"
 #include "npu_dma_mem.h"
 #include "npu_dma_prime.h"
+#include "npu_dma_signal.h"
 
 /**
  * struct npu_ipc_share - a window of an allocation, shared by key
@@ -38,7 +39,8 @@
  * @owner_node: in the exporting context's @ipc_shares
  * @key: the key (random, never zero)
  * @owner: the exporting context (the share goes before it does)
- * @a: the allocation (its GEM object referenced)
+ * @a: the allocation (its GEM object referenced), or NULL for a signal
+ * @sig: a signal (referenced, npu_dma_signal.c), or NULL for memory
  * @start: first device address of the window
  * @size: its size, whole pages
  * @check_pids: only @pids may import
@@ -51,6 +53,7 @@ struct npu_ipc_share {
 	u64 key[2];
 	struct npu_dma_ctx *owner;
 	struct npu_dma_alloc *a;
+	struct npu_dma_signal *sig;
 	u64 start;
 	u64 size;
 	bool check_pids;
@@ -96,7 +99,10 @@ static void npu_ipc_free(struct npu_ipc_share *s)
 	for (i = 0; i < s->nr_pids; i++)
 		put_pid(s->pids[i]);
 	kvfree(s->pids);
-	drm_gem_object_put(&s->a->base);
+	if (s->a)
+		drm_gem_object_put(&s->a->base);
+	else
+		npu_dma_signal_put(s->sig);
 	kfree(s);
 }
 
@@ -109,7 +115,7 @@ static void npu_ipc_revoke(struct npu_dma_ctx *ctx, struct npu_dma_alloc *match)
 	mutex_lock(&npu_ipc_lock);
 	list_for_each_entry_safe(s, tmp, &ctx->ipc_shares, owner_node) {
 		if (match && s->a != match)
-			continue;
+			continue;	/* NULL for a signal: kept */
 		hash_del(&s->hnode);
 		list_move(&s->owner_node, &gone);
 	}
@@ -155,6 +161,48 @@ static struct npu_dma_alloc *npu_ipc_own_alloc(struct npu_dma_ctx *ctx,
 	return a;
 }
 
+/* Publish @s of @ctx under a new key, into @req. */
+static void npu_ipc_publish(struct npu_dma_ctx *ctx, struct npu_ipc_share *s,
+			    struct npu_dma_ipc_export *req)
+{
+	mutex_lock(&npu_ipc_lock);
+	do {
+		get_random_bytes(s->key, sizeof(s->key));
+		if (req->flags & NPU_DMA_IPC_F_KEY64)
+			s->key[1] = 0;
+	} while ((!s->key[0] && !s->key[1]) || npu_ipc_find(s->key));
+	hash_add(npu_ipc_shares, &s->hnode, s->key[0]);
+	list_add_tail(&s->owner_node, &ctx->ipc_shares);
+	mutex_unlock(&npu_ipc_lock);
+
+	req->key[0] = s->key[0];
+	req->key[1] = s->key[1];
+}
+
+/* IPC_EXPORT of a signal the file created: @req->dev_addr is its id. */
+static int npu_ipc_export_signal(struct npu_dma_ctx *ctx,
+				 struct npu_dma_ipc_export *req)
+{
+	struct npu_ipc_share *s;
+
+	if (req->size || req->dev_addr > U32_MAX)
+		return -EINVAL;
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	if (!s)
+		return -ENOMEM;
+	s->sig = npu_dma_signal_lookup(ctx, (u32)req->dev_addr);
+	if (!s->sig || !npu_dma_signal_owned(s->sig, ctx)) {
+		if (s->sig)
+			npu_dma_signal_put(s->sig);
+		kfree(s);
+		return -ENOENT;
+	}
+	s->owner = ctx;
+	s->check_pids = !(req->flags & NPU_DMA_IPC_F_NO_PID_CHECK);
+	npu_ipc_publish(ctx, s, req);
+	return 0;
+}
+
 int npu_dma_ipc_export_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
 	struct npu_dma_ipc_export *req = data;
@@ -166,6 +214,8 @@ int npu_dma_ipc_export_ioctl(struct npu_dma_ctx *ctx, void *data)
 		npu_dbg(ctx->ndev, "unknown flags, output or reserved fields set\n");
 		return -EINVAL;
 	}
+	if (req->flags & NPU_DMA_IPC_F_SIGNAL)
+		return npu_ipc_export_signal(ctx, req);
 	start = round_down(req->dev_addr, PAGE_SIZE);
 	if (!req->size || check_add_overflow(req->dev_addr, req->size, &end) ||
 	    end > U64_MAX - PAGE_SIZE)
@@ -186,19 +236,7 @@ int npu_dma_ipc_export_ioctl(struct npu_dma_ctx *ctx, void *data)
 	s->start = start;
 	s->size = end - start;
 	s->check_pids = !(req->flags & NPU_DMA_IPC_F_NO_PID_CHECK);
-
-	mutex_lock(&npu_ipc_lock);
-	do {
-		get_random_bytes(s->key, sizeof(s->key));
-		if (req->flags & NPU_DMA_IPC_F_KEY64)
-			s->key[1] = 0;
-	} while ((!s->key[0] && !s->key[1]) || npu_ipc_find(s->key));
-	hash_add(npu_ipc_shares, &s->hnode, s->key[0]);
-	list_add_tail(&s->owner_node, &ctx->ipc_shares);
-	mutex_unlock(&npu_ipc_lock);
-
-	req->key[0] = s->key[0];
-	req->key[1] = s->key[1];
+	npu_ipc_publish(ctx, s, req);
 	return 0;
 }
 
@@ -290,26 +328,35 @@ int npu_dma_ipc_import_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
 	struct npu_dma_ipc_import *req = data;
 	bool handle = req->flags & NPU_DMA_IPC_IMPORT_F_HANDLE;
+	bool signal = req->flags & NPU_DMA_IPC_IMPORT_F_SIGNAL;
+	struct npu_dma_signal *sig = NULL;
 	struct npu_dma_alloc *a = NULL;
 	struct npu_ipc_share *s;
 	u64 start = 0, size = 0;
 	int ret = 0;
 
-	if ((req->flags & ~NPU_DMA_IPC_IMPORT_F_HANDLE) || req->handle ||
-	    req->dev_addr || req->size || req->reserved[0] || req->reserved[1])
+	if ((req->flags & ~(NPU_DMA_IPC_IMPORT_F_HANDLE | NPU_DMA_IPC_IMPORT_F_SIGNAL)) ||
+	    (handle && signal) || req->handle || req->dev_addr || req->size ||
+	    req->reserved[0] || req->reserved[1])
 		return -EINVAL;
 	mutex_lock(&npu_ipc_lock);
 	s = npu_ipc_find(req->key);
 	if (!s)
 		ret = -ENOENT;
-	else if (s->a->ndev != ctx->ndev)
-		ret = -EXDEV;
+	else if (!s->a != signal)
+		ret = -EINVAL;	/* memory asked for a signal, or the reverse */
 	else if (!npu_ipc_allowed(s))
 		ret = -EACCES;
+	else if (signal)
+		npu_dma_signal_get(s->sig);	/* for the file's table */
+	else if (s->a->ndev != ctx->ndev)
+		ret = -EXDEV;
+	if (!ret && signal)
+		sig = s->sig;
 	else if (handle && (s->start != s->a->range.start ||
 			    s->size != s->a->range.size))
 		ret = -EINVAL;	/* a handle is of a whole allocation */
-	if (!ret) {
+	if (!ret && !signal) {
 		a = s->a;
 		drm_gem_object_get(&a->base);
 		start = s->start;
@@ -319,6 +366,12 @@ int npu_dma_ipc_import_ioctl(struct npu_dma_ctx *ctx, void *data)
 	if (ret) {
 		npu_dbg(ctx->ndev, "import refused: %d\n", ret);
 		return ret;
+	}
+	if (signal) {
+		ret = npu_dma_signal_add(ctx, sig, &req->handle);
+		if (ret)
+			npu_dma_signal_put(sig);
+		return ret == -EBUSY ? -ENOSPC : ret;
 	}
 
 	if (handle)

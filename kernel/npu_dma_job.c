@@ -19,6 +19,7 @@
 #include "npu_dma_pin.h"
 #include "npu_dma_prime.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_signal.h"
 
 /* Batches of this many members take the queue's spare array. */
 #define NPU_JOB_SPARE_MIN	64
@@ -137,6 +138,10 @@ static void npu_job_put_own(struct npu_dma_job *job)
 	if (job->wait_q) {
 		npu_dma_queue_put(job->wait_q);
 		job->wait_q = NULL;
+	}
+	if (job->sig) {
+		npu_dma_signal_put(job->sig);
+		job->sig = NULL;
 	}
 	if (job->graph) {
 		npu_dma_graph_put(job->graph);

@@ -14,6 +14,7 @@
 struct npu_dma_queue;
 struct npu_dma_graph;
 struct npu_batch_runner;
+struct npu_dma_signal;
 
 /**
  * enum npu_dma_side_kind - what one side of a transfer addresses
@@ -56,6 +57,9 @@ struct npu_dma_side {
  * @src: resolved source, holding a reference
  * @dst: resolved destination, holding a reference
  * @wait_q: WAIT: the queue waited for, holding a reference
+ * @sig: SIGNAL, WAIT_SIGNAL: the signal, holding a reference
+ * @sig_target: SIGNAL: its record's number; WAIT_SIGNAL: the records
+ *	submitted before it (npu_dma_signal.c)
  * @fill: FILL: page holding the repeated pattern
  * @fill_dma: its bus address (engines with dma_mapped)
  * @batch_member: between BATCH_BEGIN and BATCH_END of one doorbell
@@ -92,6 +96,8 @@ struct npu_dma_job {
 	struct npu_dma_side src;
 	struct npu_dma_side dst;
 	struct npu_dma_queue *wait_q;
+	struct npu_dma_signal *sig;
+	u64 sig_target;
 	struct page *fill;
 	dma_addr_t fill_dma;
 	bool batch_member;

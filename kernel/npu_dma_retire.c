@@ -18,6 +18,7 @@
 #include "npu_dma_job.h"
 #include "npu_dma_queue.h"
 #include "npu_dma_retire.h"
+#include "npu_dma_signal.h"
 #include "npu_dma_trace.h"
 
 /*
@@ -59,6 +60,9 @@ static void npu_retire_note_one(struct npu_dma_queue *q, struct npu_dma_job *job
 {
 	struct npu_dma_queue_ctrl *ctrl = q->ctrl;
 
+	/* A record that failed (its queue aborted) was never made. */
+	if (job->d.opcode == NPU_DMA_OP_SIGNAL && !job->status)
+		npu_dma_signal_done(job);
 	if (job->status)
 		trace_npu_dma_error(job);
 	trace_npu_dma_complete(job);

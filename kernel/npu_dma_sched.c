@@ -29,6 +29,7 @@
 #include "npu_dma_queue.h"
 #include "npu_dma_retire.h"
 #include "npu_dma_sched.h"
+#include "npu_dma_signal.h"
 #include "npu_dma_xfer.h"
 
 #define NPU_SCHED_BUDGET	32
@@ -65,6 +66,8 @@ void npu_dma_sched_kick_waiting(void)
 
 static bool npu_sched_wait_over(const struct npu_dma_job *job)
 {
+	if (job->d.opcode == NPU_DMA_OP_WAIT_SIGNAL)
+		return npu_dma_signal_met(job);
 	return npu_dma_queue_completed(job->wait_q) >= job->d.value ||
 	       READ_ONCE(job->wait_q->dead);
 }
@@ -109,6 +112,11 @@ static bool npu_sched_ready(struct npu_dma_queue *q, struct npu_dma_job *job)
 	switch (job->d.opcode) {
 	case NPU_DMA_OP_WAIT:
 		ready = npu_sched_wait_ready(q, job);
+		break;
+	case NPU_DMA_OP_WAIT_SIGNAL:
+		ready = npu_sched_wait_ready(q, job);
+		if (ready)
+			npu_dma_signal_pass(job);
 		break;
 	case NPU_DMA_OP_HOST_BARRIER:
 		spin_lock_irq(&q->lock);

@@ -24,6 +24,7 @@
 #include "npu_dma_mem.h"
 #include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_signal.h"
 #include "npu_dma_validate.h"
 #include "npu_dma_vmm.h"
 
@@ -46,7 +47,11 @@ static int npu_val_fields(const struct npu_dma_desc *d)
 	if (d->opcode != NPU_DMA_OP_WAIT && d->wait_queue)
 		return -EINVAL;
 	if (d->opcode != NPU_DMA_OP_FILL && d->opcode != NPU_DMA_OP_WAIT &&
-	    d->opcode != NPU_DMA_OP_GRAPH && !indirect && d->value)
+	    d->opcode != NPU_DMA_OP_GRAPH && d->opcode != NPU_DMA_OP_SIGNAL &&
+	    d->opcode != NPU_DMA_OP_WAIT_SIGNAL && !indirect && d->value)
+		return -EINVAL;
+	if (d->opcode != NPU_DMA_OP_WAIT_SIGNAL &&
+	    d->flags & NPU_DMA_DESC_F_SIGNAL_RESET)
 		return -EINVAL;
 	/* Its words are device memory, and so is what they describe. */
 	if (indirect && d->flags)
@@ -412,6 +417,9 @@ static int npu_val_desc(struct npu_dma_ctx *ctx, struct npu_val_cache *c,
 	case NPU_DMA_OP_GRAPH:
 		npu_val_cache_unlock(c);
 		return npu_val_graph(ctx, job);
+	case NPU_DMA_OP_SIGNAL:
+	case NPU_DMA_OP_WAIT_SIGNAL:
+		return npu_dma_signal_validate(ctx, job);
 	default:
 		return 0;
 	}

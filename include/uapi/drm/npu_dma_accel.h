@@ -49,6 +49,7 @@ extern "C" {
 #define NPU_DMA_CAP_PRIME		(1ULL << 11)	/* dma-buf export, import; MEM_INFO */
 #define NPU_DMA_CAP_IPC			(1ULL << 12)	/* IPC_EXPORT .. IPC_CLOSE */
 #define NPU_DMA_CAP_VMM			(1ULL << 13)	/* VMM_MAP, VMM_UNMAP */
+#define NPU_DMA_CAP_SIGNAL		(1ULL << 14)	/* signals: SIGNAL, WAIT_SIGNAL */
 
 /**
  * struct npu_dma_info - DRM_IOCTL_NPU_DMA_GET_INFO: what this NPU is and can do
@@ -190,7 +191,9 @@ struct npu_dma_mem_info {
 /* struct npu_dma_ipc_export.flags */
 #define NPU_DMA_IPC_F_NO_PID_CHECK	(1U << 0)	/* any process may import */
 #define NPU_DMA_IPC_F_KEY64		(1U << 1)	/* key[1] is 0: a 64-bit key */
-#define NPU_DMA_IPC_EXPORT_FLAGS	(NPU_DMA_IPC_F_NO_PID_CHECK | NPU_DMA_IPC_F_KEY64)
+#define NPU_DMA_IPC_F_SIGNAL		(1U << 2)	/* dev_addr is a signal id */
+#define NPU_DMA_IPC_EXPORT_FLAGS	(NPU_DMA_IPC_F_NO_PID_CHECK | NPU_DMA_IPC_F_KEY64 | \
+					 NPU_DMA_IPC_F_SIGNAL)
 /* Pids one share may allow (NPU_DMA_IPC_SET_PIDS, in all). */
 #define NPU_DMA_IPC_MAX_PIDS		1024
 
@@ -266,6 +269,7 @@ struct npu_dma_ipc_import {
 
 /* struct npu_dma_ipc_import.flags */
 #define NPU_DMA_IPC_IMPORT_F_HANDLE	(1U << 0)	/* a GEM handle, for VMM_MAP */
+#define NPU_DMA_IPC_IMPORT_F_SIGNAL	(1U << 1)	/* a signal's id in this file */
 
 /* struct npu_dma_ipc_close.flags: exactly one */
 #define NPU_DMA_IPC_CLOSE_EXPORT	(1U << 0)	/* revoke @key */
@@ -326,6 +330,37 @@ struct npu_dma_vmm_unmap {
 	__u64 va;
 	__u32 flags;
 	__u32 pad;
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_signal_create - DRM_IOCTL_NPU_DMA_SIGNAL_CREATE
+ * @id: out: the signal's id in this file (not 0)
+ * @flags: in: zero
+ * @reserved: in: zero
+ *
+ * A signal counts records: a SIGNAL descriptor is one more record, done
+ * when it runs; a WAIT_SIGNAL waits for the records submitted before it
+ * (with NPU_DMA_DESC_F_SIGNAL_RESET: for one done since the last such
+ * wait passed, a notify's wait-and-reset). Shared with other processes
+ * by IPC_EXPORT with NPU_DMA_IPC_F_SIGNAL; when its creator's file
+ * closes, waits that are not met end with -EPIPE.
+ */
+struct npu_dma_signal_create {
+	__u32 id;
+	__u32 flags;
+	__u64 reserved[2];
+};
+
+/**
+ * struct npu_dma_signal_destroy - DRM_IOCTL_NPU_DMA_SIGNAL_DESTROY
+ * @id: in: a signal id of this file (created or imported)
+ * @flags: in: zero
+ * @reserved: in: zero
+ */
+struct npu_dma_signal_destroy {
+	__u32 id;
+	__u32 flags;
 	__u64 reserved[2];
 };
 
@@ -478,14 +513,17 @@ struct npu_dma_barrier_release {
 #define NPU_DMA_OP_BATCH_END		8	/* ... may run in any order */
 #define NPU_DMA_OP_GRAPH		9	/* the @len tasks of graph @value */
 #define NPU_DMA_OP_COPY_INDIRECT	10	/* addresses read when it runs */
-#define NPU_DMA_OP_MAX			10
+#define NPU_DMA_OP_SIGNAL		11	/* signal @value: one more record */
+#define NPU_DMA_OP_WAIT_SIGNAL		12	/* until signal @value is recorded */
+#define NPU_DMA_OP_MAX			12
 
 /* struct npu_dma_desc.flags */
 #define NPU_DMA_DESC_F_SRC_HOST		(1U << 0)	/* @src is a host address */
 #define NPU_DMA_DESC_F_DST_HOST		(1U << 1)	/* @dst is a host address */
 #define NPU_DMA_DESC_F_SRC_PAGEABLE	(1U << 2)	/* host, not registered */
 #define NPU_DMA_DESC_F_DST_PAGEABLE	(1U << 3)	/* host, not registered */
-#define NPU_DMA_DESC_FLAGS_MASK		0x000f
+#define NPU_DMA_DESC_F_SIGNAL_RESET	(1U << 4)	/* WAIT_SIGNAL: wait and reset */
+#define NPU_DMA_DESC_FLAGS_MASK		0x001f
 
 /**
  * struct npu_dma_desc - one entry of a queue's submission ring
@@ -683,6 +721,8 @@ struct npu_dma_graph_destroy {
 #define DRM_NPU_DMA_IPC_CLOSE		0x0e
 #define DRM_NPU_DMA_VMM_MAP		0x0f
 #define DRM_NPU_DMA_VMM_UNMAP		0x10
+#define DRM_NPU_DMA_SIGNAL_CREATE	0x11
+#define DRM_NPU_DMA_SIGNAL_DESTROY	0x12
 
 #define DRM_IOCTL_NPU_DMA_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_GET_INFO, struct npu_dma_info)
@@ -718,6 +758,10 @@ struct npu_dma_graph_destroy {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_VMM_MAP, struct npu_dma_vmm_map)
 #define DRM_IOCTL_NPU_DMA_VMM_UNMAP \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_VMM_UNMAP, struct npu_dma_vmm_unmap)
+#define DRM_IOCTL_NPU_DMA_SIGNAL_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_SIGNAL_CREATE, struct npu_dma_signal_create)
+#define DRM_IOCTL_NPU_DMA_SIGNAL_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_SIGNAL_DESTROY, struct npu_dma_signal_destroy)
 
 #if defined(__cplusplus)
 }

@@ -192,12 +192,20 @@ ABI(npu_dma_vmm_unmap, 32);
 OFF(npu_dma_vmm_unmap, flags, 8);
 OFF(npu_dma_vmm_unmap, reserved, 16);
 
+ABI(npu_dma_signal_create, 24);
+OFF(npu_dma_signal_create, flags, 4);
+OFF(npu_dma_signal_create, reserved, 8);
+
+ABI(npu_dma_signal_destroy, 24);
+OFF(npu_dma_signal_destroy, flags, 4);
+OFF(npu_dma_signal_destroy, reserved, 8);
+
 /*
  * Direction, size and number: a changed structure changes its ioctl.
- * The driver's commands are DRM_COMMAND_BASE (0x40) + 0..0x10 of type 'd'.
+ * The driver's commands are DRM_COMMAND_BASE (0x40) + 0..0x12 of type 'd'.
  */
 ABI_ASSERT(DRM_COMMAND_BASE == 0x40, "DRM_COMMAND_BASE");
-ABI_ASSERT(DRM_NPU_DMA_GET_INFO == 0 && DRM_NPU_DMA_VMM_UNMAP == 0x10, "command indexes");
+ABI_ASSERT(DRM_NPU_DMA_GET_INFO == 0 && DRM_NPU_DMA_SIGNAL_DESTROY == 0x12, "command indexes");
 IOCTL(GET_INFO, 0xc0886440u);
 IOCTL(MEM_ALLOC, 0xc0406441u);
 IOCTL(HOST_REGISTER, 0x40286442u);
@@ -215,6 +223,8 @@ IOCTL(IPC_IMPORT, 0xc038644du);
 IOCTL(IPC_CLOSE, 0x4030644eu);
 IOCTL(VMM_MAP, 0x4030644fu);
 IOCTL(VMM_UNMAP, 0x40206450u);
+IOCTL(SIGNAL_CREATE, 0xc0186451u);
+IOCTL(SIGNAL_DESTROY, 0x40186452u);
 /* Device memory is freed by the DRM core's GEM_CLOSE. */
 ABI_ASSERT(DRM_IOCTL_GEM_CLOSE == 0x40086409u && sizeof(struct drm_gem_close) == 8,
 	   "GEM_CLOSE");

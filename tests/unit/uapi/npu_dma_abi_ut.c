@@ -21,11 +21,14 @@ START_TEST(test_abi_ring_layout)
 	ck_assert_uint_ge(NPU_DMA_QUEUE_RING_OFFSET, sizeof(struct npu_dma_queue_ctrl));
 	ck_assert_uint_eq(NPU_DMA_QUEUE_RING_OFFSET % 4096, 0);
 	ck_assert_uint_eq(NPU_DMA_OP_GRAPH, 9);
-	ck_assert_uint_eq(NPU_DMA_OP_MAX, NPU_DMA_OP_COPY_INDIRECT);
 	ck_assert_uint_eq(NPU_DMA_OP_COPY_INDIRECT, 10);
+	ck_assert_uint_eq(NPU_DMA_OP_SIGNAL, 11);
+	ck_assert_uint_eq(NPU_DMA_OP_WAIT_SIGNAL, 12);
+	ck_assert_uint_eq(NPU_DMA_OP_MAX, NPU_DMA_OP_WAIT_SIGNAL);
 	ck_assert_uint_eq(NPU_DMA_DESC_FLAGS_MASK,
 			  NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_DST_HOST |
-			  NPU_DMA_DESC_F_SRC_PAGEABLE | NPU_DMA_DESC_F_DST_PAGEABLE);
+			  NPU_DMA_DESC_F_SRC_PAGEABLE | NPU_DMA_DESC_F_DST_PAGEABLE |
+			  NPU_DMA_DESC_F_SIGNAL_RESET);
 }
 END_TEST
 
@@ -85,6 +88,10 @@ START_TEST(test_abi_ioctl_numbers)
 		  sizeof(struct npu_dma_vmm_map), _IOC_WRITE },
 		{ DRM_IOCTL_NPU_DMA_VMM_UNMAP, DRM_NPU_DMA_VMM_UNMAP,
 		  sizeof(struct npu_dma_vmm_unmap), _IOC_WRITE },
+		{ DRM_IOCTL_NPU_DMA_SIGNAL_CREATE, DRM_NPU_DMA_SIGNAL_CREATE,
+		  sizeof(struct npu_dma_signal_create), _IOC_READ | _IOC_WRITE },
+		{ DRM_IOCTL_NPU_DMA_SIGNAL_DESTROY, DRM_NPU_DMA_SIGNAL_DESTROY,
+		  sizeof(struct npu_dma_signal_destroy), _IOC_WRITE },
 	};
 	unsigned int i;
 
