@@ -267,6 +267,23 @@ int acl_kmd_ipc_close(int fd, const struct npu_dma_ipc_close *c)
 	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_IPC_CLOSE, &copy);
 }
 
+int acl_kmd_signal_create(int fd, uint32_t *id)
+{
+	struct npu_dma_signal_create c = { 0 };
+	int err = acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_SIGNAL_CREATE, &c);
+
+	if (!err)
+		*id = c.id;
+	return err;
+}
+
+int acl_kmd_signal_destroy(int fd, uint32_t id)
+{
+	struct npu_dma_signal_destroy d = { .id = id };
+
+	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_SIGNAL_DESTROY, &d);
+}
+
 int acl_kmd_vmm_map(int fd, uint64_t va, uint64_t size, uint64_t offset,
 		    uint32_t handle)
 {

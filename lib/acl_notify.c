@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * libacl: notifies within a process (aclrtCreateNotify and friends).
+ * libacl: notifies (aclrtCreateNotify and friends), within a process and
+ * shared with others by key.
  *
  * A CANN notify is one bit of device state: a record sets it when its
  * stream reaches the record, a wait holds its stream until the bit is
@@ -15,17 +16,29 @@
  * queued task (and every captured one, for its replays) holds a reference
  * on, so destroying the handle never frees it under a runner.
  *
+ * A notify shared with other processes (aclrtNotifyGetExportKey, or
+ * imported by aclrtNotifyImportByKey) is a signal of the driver instead
+ * (kernel/npu_dma_signal.c): records and waits are descriptors the NPU's
+ * queues run, so a stream of another process waits in the driver, and a
+ * wait whose notify's creator died ends with an error instead of hanging.
+ * Captured records and waits of such a notify are refused by the driver
+ * (no signals in graphs).
+ *
  * Ids are what aclrtGetNotifyId returns: the lowest free one of the
  * creating device, at most CANN's A2/A3 per-device count.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "acl_objects.h"
 #include "acl_error.h"
 #include "acl_device.h"
 #include "acl_stream.h"
 #include "acl_htask.h"
+#include "acl_kmd.h"
+#include "acl_submit.h"
 
 #define ACL_NOTIFY_MAGIC	0x61636c6eU	/* "acln" */
 #define ACL_NOTIFY_MAX		8192	/* per device (A2/A3) */
@@ -42,6 +55,14 @@ struct acl_notify {
 	pthread_cond_t cond;		/* set or destroyed changed */
 	bool set;			/* recorded, not yet taken by a wait */
 	bool destroyed;			/* handle gone: waits give up */
+	/*
+	 * Shared with other processes (exported, or imported by key): a
+	 * signal of the driver in dev's file, recorded and waited for by
+	 * the NPU's queues instead of host tasks; 0 while process-local.
+	 */
+	uint32_t sig;
+	uint64_t key[2];		/* the export's key, to revoke */
+	bool exported;
 };
 
 /* Ids in use, per logical device. */
@@ -167,6 +188,19 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify,
 	return ACL_SUCCESS;
 }
 
+/* Destroyed: its key is revoked and the driver's signal let go of. */
+static void acl_notify_unshare(struct acl_notify *n)
+{
+	struct npu_dma_ipc_close c = { .key = { n->key[0], n->key[1] },
+				       .flags = NPU_DMA_IPC_CLOSE_EXPORT };
+
+	if (!n->sig || !acl_device_is_open(n->dev) || n->dev->gen != n->gen)
+		return;
+	if (n->exported)
+		acl_kmd_ipc_close(n->dev->fd, &c);
+	acl_kmd_signal_destroy(n->dev->fd, n->sig);
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify)
 {
 	struct acl_notify *n;
@@ -178,6 +212,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify)
 		return ret;
 	n->magic = 0;
 	acl_notify_id_free(n->dev->id, n->id);
+	acl_notify_unshare(n);
 	/*
 	 * No record can be queued any more: a wait still pending would hold
 	 * its stream (and the stream's destruction) forever. Let it go.
@@ -188,6 +223,33 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify)
 	pthread_mutex_unlock(&n->lock);
 	acl_notify_put(n);
 	return ACL_SUCCESS;
+}
+
+/*
+ * A shared notify on @s: the driver records it (SIGNAL) or waits for a
+ * record and takes it (WAIT_SIGNAL with NPU_DMA_DESC_F_SIGNAL_RESET).
+ */
+static aclError acl_notify_signal(struct acl_notify *n, struct acl_stream *s,
+				  enum acl_htask_kind kind)
+{
+	struct npu_dma_desc d = { .value = n->sig };
+	struct acl_work w = acl_work_descs(&d, 1);
+	uint64_t first, last;
+	int err;
+
+	if (s->ctx->dev != n->dev)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "a shared notify of device %d on a stream of "
+			       "device %d: import it with that device current",
+			       n->dev->id, s->ctx->dev->id);
+	if (kind == ACL_HT_NOTIFY_RECORD) {
+		d.opcode = NPU_DMA_OP_SIGNAL;
+	} else {
+		d.opcode = NPU_DMA_OP_WAIT_SIGNAL;
+		d.flags = NPU_DMA_DESC_F_SIGNAL_RESET;
+	}
+	err = acl_stream_submit(s, &w, &first, &last);
+	return err ? acl_err_sys(err, "queueing a shared notify") : ACL_SUCCESS;
 }
 
 /* Queue @kind of @notify on @stream. */
@@ -205,6 +267,8 @@ static aclError acl_notify_task(aclrtNotify notify, aclrtStream stream,
 	s = acl_stream_for_task(stream, &ret);
 	if (!s)
 		return ret;
+	if (__atomic_load_n(&n->sig, __ATOMIC_ACQUIRE))
+		return acl_notify_signal(n, s, kind);
 	t.notify = n;
 	return acl_htask_submit(s, &t);
 }
@@ -249,3 +313,162 @@ void acl_notify_forked(void)
 {
 	pthread_mutex_init(&acl_notify_ids_lock, NULL);
 }
+
+/* ---- shared with other processes ------------------------------------ */
+
+/* CANN's key buffers are 65 bytes; "ntf<N>:" and 32 hex digits fit. */
+#define ACL_NOTIFY_KEY_LEN	65U
+
+ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify,
+						     char *key, size_t len,
+						     uint64_t flags)
+{
+	struct npu_dma_ipc_export x = { .flags = NPU_DMA_IPC_F_SIGNAL };
+	struct acl_notify *n;
+	aclError ret;
+	uint32_t sig = 0;
+	int err;
+
+	ACL_ENTER();
+	n = acl_notify_lookup(notify, &ret);
+	if (!n)
+		return ret;
+	if (!key || len < ACL_NOTIFY_KEY_LEN)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "key=%p len=%zu: the key needs %u bytes",
+			       (void *)key, len, ACL_NOTIFY_KEY_LEN);
+	if (flags & ~ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flags=%#llx is not an export flag",
+			       (unsigned long long)flags);
+	pthread_mutex_lock(&n->lock);
+	if (n->exported || n->sig) {
+		ret = acl_err(ACL_ERROR_INVALID_PARAM,
+			      "notify %p is shared already (exported or imported)",
+			      notify);
+	} else if (n->set) {
+		ret = acl_err(ACL_ERROR_INVALID_PARAM,
+			      "notify %p was recorded and not waited for: export "
+			      "it before its first record", notify);
+	} else if ((err = acl_kmd_signal_create(n->dev->fd, &sig))) {
+		ret = acl_err_sys(err, "DRM_IOCTL_NPU_DMA_SIGNAL_CREATE");
+	} else {
+		x.dev_addr = sig;
+		if (flags & ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+			x.flags |= NPU_DMA_IPC_F_NO_PID_CHECK;
+		err = acl_kmd_ipc_export(n->dev->fd, &x);
+		if (err) {
+			acl_kmd_signal_destroy(n->dev->fd, sig);
+			ret = acl_err_sys(err, "DRM_IOCTL_NPU_DMA_IPC_EXPORT");
+		} else {
+			n->key[0] = x.key[0];
+			n->key[1] = x.key[1];
+			n->exported = true;
+			__atomic_store_n(&n->sig, sig, __ATOMIC_RELEASE);
+			snprintf(key, len, "ntf%d:%016llx%016llx", n->dev->phys,
+				 (unsigned long long)x.key[0],
+				 (unsigned long long)x.key[1]);
+		}
+	}
+	pthread_mutex_unlock(&n->lock);
+	return ret;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify,
+						     int32_t *pid, size_t num)
+{
+	struct acl_notify *n;
+	aclError ret;
+	size_t i;
+	int err;
+
+	ACL_ENTER();
+	n = acl_notify_lookup(notify, &ret);
+	if (!n)
+		return ret;
+	if (!pid || !num || num > NPU_DMA_IPC_MAX_PIDS)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "pid=%p num=%zu",
+			       (void *)pid, num);
+	for (i = 0; i < num; i++)
+		if (pid[i] <= 0)
+			return acl_err(ACL_ERROR_INVALID_PARAM,
+				       "pid[%zu]=%d is no process id", i, pid[i]);
+	if (!n->exported)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "notify %p was not exported (aclrtNotifyGetExportKey)",
+			       notify);
+	err = acl_kmd_ipc_set_pids(n->dev->fd, n->key, pid, (uint32_t)num);
+	if (err == -ESRCH)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "pid: one of the %zu ids names no process", num);
+	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_IPC_SET_PIDS") : ACL_SUCCESS;
+}
+
+/* "ntf<N>:<32 hex>": 0 and the key, or -1. */
+static int acl_notify_parse(const char *key, uint64_t k[2])
+{
+	char canon[ACL_NOTIFY_KEY_LEN], hi[17];
+	const char *colon = key ? strchr(key, ':') : NULL;
+	int phys;
+
+	if (!colon || strncmp(key, "ntf", 3) || strlen(colon + 1) != 32 ||
+	    sscanf(key + 3, "%d", &phys) != 1)
+		return -1;
+	memcpy(hi, colon + 1, 16);
+	hi[16] = 0;
+	k[0] = strtoull(hi, NULL, 16);
+	k[1] = strtoull(colon + 17, NULL, 16);
+	snprintf(canon, sizeof(canon), "ntf%d:%016llx%016llx", phys,
+		 (unsigned long long)k[0], (unsigned long long)k[1]);
+	return strcmp(canon, key) ? -1 : 0;
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify,
+						    const char *key,
+						    uint64_t flags)
+{
+	struct npu_dma_ipc_import m = { .flags = NPU_DMA_IPC_IMPORT_F_SIGNAL };
+	struct acl_context *ctx;
+	struct acl_notify *n;
+	uint64_t k[2];
+	aclError ret;
+	int err;
+
+	ACL_ENTER();
+	if (!notify)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "notify is NULL");
+	if (flags & ~ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "flags=%#llx is not an import flag",
+			       (unsigned long long)flags);
+	if (acl_notify_parse(key, k))
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "key=%.64s is not a key of aclrtNotifyGetExportKey",
+			       key ? key : "(null)");
+	/* The driver's signals cross NPUs: it is imported on the current one. */
+	ctx = acl_current_ctx();
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	m.key[0] = k[0];
+	m.key[1] = k[1];
+	err = acl_kmd_ipc_import(ctx->dev->fd, &m);
+	if (err == -EACCES)
+		return acl_err(ACL_ERROR_RT_NO_PERMISSION,
+			       "key=%s: this process is not on its import list "
+			       "(aclrtNotifySetImportPid)", key);
+	if (err == -ENOENT || err == -EINVAL)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "key=%s names no shared notify (destroyed, or its "
+			       "process exited)", key);
+	if (err)
+		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_IPC_IMPORT");
+	ret = aclrtCreateNotify((aclrtNotify *)&n, ACL_NOTIFY_DEFAULT);
+	if (ret) {
+		acl_kmd_signal_destroy(ctx->dev->fd, m.handle);
+		return ret;
+	}
+	__atomic_store_n(&n->sig, m.handle, __ATOMIC_RELEASE);
+	*notify = n;
+	return ACL_SUCCESS;
+}
+

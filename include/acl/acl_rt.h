@@ -1403,6 +1403,21 @@ ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify,
 						     aclrtStream stream,
 						     uint32_t timeout);
 /* The id of @notify on its device. */
+/*
+ * Share @notify with other processes: its key (@len >= 65). @flags:
+ * ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT (only processes given to
+ * aclrtNotifySetImportPid may import) or ..._DISABLE_PID_VALIDATION.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify,
+						     char *key, size_t len,
+						     uint64_t flags);
+/* A notify of another process, by its key, on the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify,
+						    const char *key,
+						    uint64_t flags);
+/* The processes that may import the exported @notify. */
+ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify,
+						     int32_t *pid, size_t num);
 ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify,
 					      uint32_t *notifyId);
 

@@ -490,6 +490,134 @@ START_TEST(test_bad_arguments)
 }
 END_TEST
 
+/*
+ * Notifies across processes: the child (on the other sim NPU if there is
+ * one) waits in the driver for the parent's record, then reads IPC
+ * memory the parent wrote just before recording: the bytes written
+ * before the record, never the older ones.
+ */
+START_TEST(test_notify_across_processes)
+{
+	int a = t_acl_find("sim"), b, can = 0, p[2], q[2];
+	char mkey[KEY_LEN], nkey[KEY_LEN];
+	aclrtNotify n;
+	aclrtStream s;
+	void *mem = NULL;
+	int32_t child;
+	pid_t pid;
+	char c;
+
+	T_SKIP_UNLESS(a >= 0, "no sim NPU");
+	b = !aclrtDeviceCanAccessPeer(&can, a + 1, a) && can ? a + 1 : a;
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(pipe(q), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		aclrtNotify cn;
+		aclrtStream cs;
+		void *cm = NULL;
+		unsigned char *got = NULL, *want = malloc(SIM_LEN);
+
+		/* Pinned: an async copy into pageable memory would wait. */
+		if (read(p[0], mkey, sizeof(mkey)) != sizeof(mkey) ||
+		    read(p[0], nkey, sizeof(nkey)) != sizeof(nkey) ||
+		    aclrtSetDevice(b) || aclrtCreateStream(&cs) ||
+		    aclrtMallocHost((void **)&got, SIM_LEN) ||
+		    aclrtIpcMemImportByKey(&cm, mkey,
+					   ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS) ||
+		    aclrtNotifyImportByKey(&cn, nkey, 0))
+			_exit(1);
+		memset(got, 0, SIM_LEN);
+		if (aclrtWaitAndResetNotify(cn, cs, 0) ||
+		    aclrtMemcpyAsync(got, SIM_LEN, cm, SIM_LEN,
+				     ACL_MEMCPY_DEVICE_TO_HOST, cs) ||
+		    write(q[1], "q", 1) != 1 || aclrtSynchronizeStream(cs))
+			_exit(2);
+		pattern(want, SIM_LEN, 62);
+		if (memcmp(got, want, SIM_LEN))
+			_exit(3);
+		if (aclrtDestroyNotify(cn) || aclrtIpcMemClose(mkey) ||
+		    aclrtDestroyStream(cs) || aclrtFreeHost(got))
+			_exit(4);
+		_exit(0);
+	}
+	close(p[0]);
+	close(q[1]);
+	child = pid;
+	T_ACL_OK(aclrtSetDevice(a));
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_OK(aclrtMalloc(&mem, SIM_LEN, ACL_MEM_MALLOC_HUGE_FIRST_P2P));
+	T_ACL_OK(put(mem, SIM_LEN, 61));
+	T_ACL_OK(aclrtIpcMemGetExportKey(mem, SIM_LEN, mkey, sizeof(mkey), 0));
+	T_ACL_OK(aclrtIpcMemSetImportPid(mkey, &child, 1));
+	T_ACL_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+	T_ACL_OK(aclrtNotifyGetExportKey(n, nkey, sizeof(nkey), 0));
+	T_ACL_OK(aclrtNotifySetImportPid(n, &child, 1));
+	ck_assert_int_eq(write(p[1], mkey, sizeof(mkey)), sizeof(mkey));
+	ck_assert_int_eq(write(p[1], nkey, sizeof(nkey)), sizeof(nkey));
+	close(p[1]);
+	/* The child's wait and copy are queued; give a broken wait time. */
+	ck_assert_int_eq(read(q[0], &c, 1), 1);
+	close(q[0]);
+	usleep(300 * 1000);
+	T_ACL_OK(put(mem, SIM_LEN, 62));
+	T_ACL_OK(aclrtRecordNotify(n, s));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert_int_eq(wait_status(pid), 0);
+	T_ACL_OK(aclrtDestroyNotify(n));
+	T_ACL_OK(aclrtIpcMemClose(mkey));
+	T_ACL_OK(aclrtFree(mem));
+	T_ACL_OK(aclrtDestroyStream(s));
+}
+END_TEST
+
+/* The notify's creator dies before recording: the wait fails, no hang. */
+START_TEST(test_notify_creator_dies)
+{
+	int dev = t_acl_find("sim"), p[2];
+	char nkey[KEY_LEN];
+	aclrtNotify n;
+	aclrtStream s;
+	aclError r;
+	pid_t pid;
+
+	T_SKIP_UNLESS(dev >= 0, "no sim NPU");
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		aclrtNotify cn;
+
+		if (aclrtSetDevice(dev) || aclrtCreateNotify(&cn, 0) ||
+		    aclrtNotifyGetExportKey(cn, nkey, sizeof(nkey),
+					    ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION) ||
+		    write(p[1], nkey, sizeof(nkey)) != sizeof(nkey))
+			_exit(1);
+		pause();
+		_exit(2);
+	}
+	close(p[1]);
+	ck_assert_int_eq(read(p[0], nkey, sizeof(nkey)), sizeof(nkey));
+	close(p[0]);
+	T_ACL_OK(aclrtSetDevice(dev));
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_OK(aclrtNotifyImportByKey(&n, nkey, 0));
+	T_ACL_OK(aclrtWaitAndResetNotify(n, s, 0));
+	usleep(200 * 1000);
+	T_ACL_EQ(aclrtStreamQuery(s, &(aclrtStreamStatus){ 0 }), ACL_SUCCESS);
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+	r = aclrtSynchronizeStream(s);
+	ck_assert_int_ne(r, ACL_SUCCESS);
+	T_ACL_OK(aclrtDestroyNotify(n));
+	aclrtDestroyStream(s);
+	/* Its key died with it. */
+	T_ACL_EQ(aclrtNotifyImportByKey(&n, nkey, 0), ACL_ERROR_INVALID_PARAM);
+	T_ACL_EQ(aclrtNotifyImportByKey(&n, "ntf0:zz", 0), ACL_ERROR_INVALID_PARAM);
+}
+END_TEST
+
 static Suite *ipc_suite(void)
 {
 	Suite *s = suite_create("acl_ipc");
@@ -503,6 +631,8 @@ static Suite *ipc_suite(void)
 	tcase_add_loop_test(tc, test_exporter_killed, 0, 2);
 	tcase_add_test(tc, test_copies_through_import);
 	tcase_add_test(tc, test_bad_arguments);
+	tcase_add_test(tc, test_notify_across_processes);
+	tcase_add_test(tc, test_notify_creator_dies);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -585,6 +585,20 @@ int acl_kmd_ipc_close(int fd, const struct npu_dma_ipc_close *c)
 	return -ENOTTY;
 }
 
+int acl_kmd_signal_create(int fd, uint32_t *id)
+{
+	(void)fd;
+	(void)id;
+	return -ENOTTY;
+}
+
+int acl_kmd_signal_destroy(int fd, uint32_t id)
+{
+	(void)fd;
+	(void)id;
+	return -ENOTTY;
+}
+
 int acl_kmd_vmm_map(int fd, uint64_t va, uint64_t size, uint64_t offset,
 		    uint32_t handle)
 {
