@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -292,6 +293,31 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/*
+ * A file closed with a queue parked on a wait never met (its own signal,
+ * alive while it is open): the close aborts the wait, nothing hangs.
+ * (QUEUE_DESTROY waits for the work, as a stream sync does.)
+ */
+START_TEST(test_destroy_while_waiting)
+{
+	int fd = npu_raw_open(nr_npus - 1);
+	struct npu_raw_queue w;
+	uint64_t seq;
+	uint32_t id;
+
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &w), 0);
+	id = sig_create(fd);
+	push(&w, op(NPU_DMA_OP_SIGNAL, id, 0));
+	push(&w, op(NPU_DMA_OP_WAIT_SIGNAL, id, NPU_DMA_DESC_F_SIGNAL_RESET));
+	seq = push(&w, op(NPU_DMA_OP_WAIT_SIGNAL, id, NPU_DMA_DESC_F_SIGNAL_RESET));
+	usleep(100 * 1000);
+	ck_assert(!done(&w, seq));
+	munmap(w.map, w.map_size);
+	close(w.efd);
+	close(fd);
+}
+END_TEST
+
 static Suite *signal_suite(void)
 {
 	Suite *s = suite_create("signal");
@@ -303,6 +329,7 @@ static Suite *signal_suite(void)
 	tcase_add_loop_test(tc, test_creator_dies, 0, 2);
 	tcase_add_test(tc, test_wait_and_reset);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_destroy_while_waiting);
 	suite_add_tcase(s, tc);
 	return s;
 }
