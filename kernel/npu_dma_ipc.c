@@ -324,6 +324,29 @@ static bool npu_ipc_allowed(const struct npu_ipc_share *s)
 	return false;
 }
 
+/* May @ctx import share @s (under npu_ipc_lock) as asked? 0 or -errno. */
+static int npu_ipc_import_check(struct npu_dma_ctx *ctx,
+				const struct npu_ipc_share *s, bool handle,
+				bool signal)
+{
+	if (!s)
+		return -ENOENT;
+	if (!s->a != signal)
+		return -EINVAL;	/* memory asked for as a signal, or the reverse */
+	if (!npu_ipc_allowed(s))
+		return -EACCES;
+	if (signal)
+		return 0;	/* signals cross NPUs */
+	if (s->a->ndev != ctx->ndev)
+		return -EXDEV;
+	if (!handle)
+		return 0;
+	/* A handle is of a whole allocation, and of another file's. */
+	if (s->start != s->a->range.start || s->size != s->a->range.size)
+		return -EINVAL;
+	return s->a->owner == ctx->file ? -EEXIST : 0;
+}
+
 int npu_dma_ipc_import_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
 	struct npu_dma_ipc_import *req = data;
@@ -341,22 +364,11 @@ int npu_dma_ipc_import_ioctl(struct npu_dma_ctx *ctx, void *data)
 		return -EINVAL;
 	mutex_lock(&npu_ipc_lock);
 	s = npu_ipc_find(req->key);
-	if (!s)
-		ret = -ENOENT;
-	else if (!s->a != signal)
-		ret = -EINVAL;	/* memory asked for a signal, or the reverse */
-	else if (!npu_ipc_allowed(s))
-		ret = -EACCES;
-	else if (signal)
-		npu_dma_signal_get(s->sig);	/* for the file's table */
-	else if (s->a->ndev != ctx->ndev)
-		ret = -EXDEV;
-	if (!ret && signal)
+	ret = npu_ipc_import_check(ctx, s, handle, signal);
+	if (!ret && signal) {
 		sig = s->sig;
-	else if (handle && (s->start != s->a->range.start ||
-			    s->size != s->a->range.size))
-		ret = -EINVAL;	/* a handle is of a whole allocation */
-	if (!ret && !signal) {
+		npu_dma_signal_get(sig);	/* for the file's table */
+	} else if (!ret) {
 		a = s->a;
 		drm_gem_object_get(&a->base);
 		start = s->start;

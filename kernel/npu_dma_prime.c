@@ -61,6 +61,9 @@ MODULE_IMPORT_NS(DMA_BUF);
  * @map: other engines: the exporter's kernel mapping (dma_buf_vmap())
  * @va: other engines, exporters without @map: each page memremap()ed
  *	from its bus address in @sgt
+ * @src_alloc: a buffer of another sim NPU's memory, reached page by page
+ *	as that NPU reaches it (backed on first use, never all at once as a
+ *	kernel mapping would need): the allocation, its GEM object referenced
  * @src_mem: a buffer of another NPU's reserved memory (edu): that memory,
  *	referenced; its pages go with its card, so a job holds it as it
  *	holds a peer's (npu_dma_peer_hold()) and fails once it is gone
@@ -75,6 +78,7 @@ struct npu_dma_import {
 	dma_addr_t *dma;
 	struct iosys_map map;
 	void **va;
+	struct npu_dma_alloc *src_alloc;
 	struct npu_dma_devmem *src_mem;
 };
 
@@ -404,6 +408,12 @@ static int npu_import_map(struct npu_dma_import *imp)
 	/* Asking ours for a mapping it refuses would warn (dma_buf_vmap). */
 	if (npu_dma_buf_unmappable(buf))
 		return npu_import_map_bus(imp);
+	/* Another sim NPU's memory: its pages as they are used. */
+	if (npu_dma_buf_alloc(buf)) {
+		imp->src_alloc = npu_dma_buf_alloc(buf);
+		drm_gem_object_get(&imp->src_alloc->base);
+		return 0;
+	}
 	ret = npu_dma_buf_vmap(buf, &imp->map);
 	if (!ret && !imp->map.is_iomem)
 		return 0;
@@ -420,6 +430,8 @@ static void npu_import_unmap(struct npu_dma_import *imp)
 {
 	unsigned long i;
 
+	if (imp->src_alloc)
+		drm_gem_object_put(&imp->src_alloc->base);
 	if (imp->va) {
 		for (i = 0; i < imp->range.size >> PAGE_SHIFT && imp->va[i]; i++)
 			memunmap(imp->va[i]);
@@ -529,14 +541,23 @@ void npu_dma_import_put(struct npu_dma_range *range)
  * npu_dma_import_seg() - where the engine finds @addr of an import
  * @range: the range of a struct npu_dma_import, referenced
  * @addr: a device address inside it
- * @seg: filled with the bus address (engines that DMA) or kernel address
+ * @seg: filled with the bus address (engines that DMA), kernel address,
+ *	or page (another sim NPU's memory)
+ *
+ * Return: 0, or -ENOMEM when another sim NPU's page cannot be backed.
  */
-void npu_dma_import_seg(struct npu_dma_range *range, u64 addr,
-			struct npu_dma_seg *seg)
+int npu_dma_import_seg(struct npu_dma_range *range, u64 addr,
+		       struct npu_dma_seg *seg)
 {
 	struct npu_dma_import *imp = container_of(range, struct npu_dma_import,
 						  range);
 	u64 off = addr - range->start;
+
+	if (imp->src_alloc) {
+		seg->vaddr = NULL;
+		return npu_dma_devmem_seg(&imp->src_alloc->range,
+					  imp->src_alloc->range.start + off, seg);
+	}
 
 	seg->page = NULL;
 	seg->offset = offset_in_page(off);
@@ -548,6 +569,7 @@ void npu_dma_import_seg(struct npu_dma_range *range, u64 addr,
 		seg->dma = imp->dma[off >> PAGE_SHIFT] + seg->offset;
 	else
 		seg->vaddr = imp->map.vaddr + off;
+	return 0;
 }
 
 static struct drm_gem_object *npu_import_create(struct npu_dma_device *ndev,

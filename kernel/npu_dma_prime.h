@@ -45,8 +45,8 @@ void npu_dma_alias_release(struct kref *ref);
 /* Foreign dma-bufs. */
 struct drm_gem_object *npu_dma_prime_import(struct drm_device *drm,
 					    struct dma_buf *buf);
-void npu_dma_import_seg(struct npu_dma_range *range, u64 addr,
-			struct npu_dma_seg *seg);
+int npu_dma_import_seg(struct npu_dma_range *range, u64 addr,
+		       struct npu_dma_seg *seg);
 void npu_dma_import_put(struct npu_dma_range *range);
 struct npu_dma_devmem *npu_dma_import_mem(struct npu_dma_range *range);
 

@@ -66,9 +66,8 @@ static noinline int npu_xfer_seg_lookup(struct npu_dma_job *job,
 		break;
 	case NPU_DMA_SIDE_IMPORT:
 		/* Looked up per piece: the cursor keeps no mapped address. */
-		npu_dma_import_seg(c->side->obj, addr, seg);
 		c->valid = false;
-		return 0;
+		return npu_dma_import_seg(c->side->obj, addr, seg);
 	default:
 		ret = -EINVAL;
 	}

@@ -258,6 +258,7 @@ ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event)
 	if (!e)
 		return ret;
 	e->magic = 0;
+	acl_event_ipc_destroy(e);
 	pthread_mutex_lock(&e->dev->lock);
 	if (e->dev->slot_map && e->dev_gen == e->dev->gen)
 		e->dev->slot_map[e->slot / 64] &= ~(1ULL << (e->slot % 64));
@@ -285,10 +286,25 @@ static struct acl_event *acl_event_for_work(aclrtEvent event,
 	return *s ? e : NULL;
 }
 
+/* An event opened from another process's handle: stream waits only. */
+static aclError acl_event_opened(struct acl_event *e, aclError *ret)
+{
+	*ret = ACL_SUCCESS;
+	if (e->ipc_opened)
+		*ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "event=%p was opened from an IPC handle: only "
+			       "stream waits may use it", (void *)e);
+	return *ret;
+}
+
 /* Records and resets: not a device-only event, a stream of its device. */
 static aclError acl_event_host_usable(struct acl_event *e,
 				      struct acl_stream *s)
 {
+	aclError ret;
+
+	if (acl_event_opened(e, &ret))
+		return ret;
 	if (e->flags & ACL_EVENT_DEVICE_USE_ONLY)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "event=%p is DEVICE_USE_ONLY", (void *)e);
@@ -378,7 +394,14 @@ static aclError acl_record_event(aclrtEvent event, aclrtStream stream,
 	/* The stream tells the event its (ring, seq), or that it captured. */
 	w.refs = &ref;
 	w.nrefs = 1;
+	if (__atomic_load_n(&e->sig, __ATOMIC_ACQUIRE) && acl_stream_capturing(s))
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "event=%p is shared with another process: its "
+			       "records are not captured", event);
 	err = acl_stream_submit(s, &w, &first, &last);
+	/* Shared: the driver's signal too, for the other process's waits. */
+	if (!err && __atomic_load_n(&e->sig, __ATOMIC_ACQUIRE))
+		err = acl_event_ipc_record(e, s);
 	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") : ACL_SUCCESS;
 }
 
@@ -435,7 +458,8 @@ static aclError acl_query_event(aclrtEvent event, const void *status,
 	if (!status)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "status is NULL");
 	e = acl_event_lookup(event, "event", &ret);
-	if (e && !acl_event_captured(e, "event", &ret))
+	if (e && !acl_event_opened(e, &ret) &&
+	    !acl_event_captured(e, "event", &ret))
 		*done = acl_event_done(e, &recorded);
 	return ret;
 }
@@ -477,7 +501,7 @@ static aclError acl_sync_event(aclrtEvent event, int32_t timeout)
 	int err;
 
 	e = acl_event_lookup(event, "event", &ret);
-	if (!e || acl_event_captured(e, "event", &ret))
+	if (!e || acl_event_opened(e, &ret) || acl_event_captured(e, "event", &ret))
 		return ret;
 	if (!acl_event_record_of(e, &r, &seq))
 		return ACL_SUCCESS;
@@ -681,6 +705,8 @@ static aclError acl_wait_event(aclrtStream stream, aclrtEvent event,
 	int err = 0;
 
 	e = acl_event_for_work(event, stream, &s, &ret);
+	if (e && e->ipc_opened)
+		return acl_event_ipc_wait(e, s);
 	if (!e || (ret = acl_event_need_sync(e)))
 		return ret;
 	if (flag == ACL_EVENT_WAIT_EXTERNAL)

@@ -96,6 +96,10 @@ struct acl_event {
 	uint32_t rec_flag, wait_flag;
 	struct acl_evwait *waits;	/* stream waits on it not seen done */
 	uint32_t nwaits, wcap;
+	/* IPC (acl_event_ipc.c): the driver's signal, 0 until shared. */
+	uint32_t sig;
+	bool ipc_opened;		/* opened from another process's handle */
+	uint64_t ipc_key[2];		/* exported: the key, to revoke */
 };
 
 /* A stream's wait on an event: done once @ring completed @seq. */

@@ -191,7 +191,7 @@ static int acl_ring_wait_progress(struct acl_ring *r)
  * pins pageable memory only in a doorbell, and only as much as its
  * budgets admit (-EAGAIN: ring again once earlier copies completed).
  */
-static int acl_ring_doorbell(struct acl_ring *r)
+int acl_ring_doorbell(struct acl_ring *r)
 {
 	int ret;
 

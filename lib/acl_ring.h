@@ -80,4 +80,11 @@ static inline uint64_t acl_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Ring @r's doorbell now, whatever the queue's state: the driver takes
+ * what was published (a SIGNAL's record number is taken then). 0 or
+ * -errno.
+ */
+int acl_ring_doorbell(struct acl_ring *r);
+
 #endif /* ACL_RING_H */

@@ -68,4 +68,9 @@ struct acl_ref {
 /* Is @s capturing? (unlocked peek, for the API-edge checks) */
 bool acl_stream_capturing(struct acl_stream *s);
 
+/* acl_event_ipc.c: IPC events' records, waits and end. */
+int acl_event_ipc_record(struct acl_event *e, struct acl_stream *s);
+aclError acl_event_ipc_wait(struct acl_event *e, struct acl_stream *s);
+void acl_event_ipc_destroy(struct acl_event *e);
+
 #endif /* ACL_STREAM_H */

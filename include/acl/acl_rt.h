@@ -1411,6 +1411,15 @@ ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify,
 ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify,
 						     char *key, size_t len,
 						     uint64_t flags);
+/*
+ * The handle another process opens @event (created with ACL_EVENT_IPC)
+ * by; its streams may then wait for this process's records of it.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event,
+						    aclrtIpcEventHandle *handle);
+/* Another process's event, for stream waits on the current device. */
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
+						     aclrtEvent *event);
 /* A notify of another process, by its key, on the current device. */
 ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify,
 						    const char *key,

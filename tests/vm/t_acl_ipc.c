@@ -490,17 +490,29 @@ START_TEST(test_bad_arguments)
 }
 END_TEST
 
+/* A host function that holds its stream until a byte arrives. */
+static void gate(void *arg)
+{
+	char c;
+
+	if (read(*(int *)arg, &c, 1) != 1)
+		abort();
+}
+
 /*
- * Notifies across processes: the child (on the other sim NPU if there is
- * one) waits in the driver for the parent's record, then reads IPC
- * memory the parent wrote just before recording: the bytes written
- * before the record, never the older ones.
+ * Notifies (loop 0) and events (loop 1) across processes: the child (on
+ * the other sim NPU if there is one) waits in the driver for the
+ * parent's record, then reads IPC memory the parent wrote just before
+ * recording: the bytes written before the record, never the older ones.
  */
 START_TEST(test_notify_across_processes)
 {
-	int a = t_acl_find("sim"), b, can = 0, p[2], q[2];
+	int a = t_acl_find("sim"), b, can = 0, p[2], q[2], g[2];
 	char mkey[KEY_LEN], nkey[KEY_LEN];
-	aclrtNotify n;
+	unsigned char *h = NULL;
+	aclrtIpcEventHandle eh;
+	aclrtNotify n = NULL;
+	aclrtEvent ev = NULL;
 	aclrtStream s;
 	void *mem = NULL;
 	int32_t child;
@@ -514,10 +526,12 @@ START_TEST(test_notify_across_processes)
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (!pid) {
-		aclrtNotify cn;
+		aclrtNotify cn = NULL;
+		aclrtEvent ce = NULL;
 		aclrtStream cs;
 		void *cm = NULL;
 		unsigned char *got = NULL, *want = malloc(SIM_LEN);
+		aclrtIpcEventHandle eh;
 
 		/* Pinned: an async copy into pageable memory would wait. */
 		if (read(p[0], mkey, sizeof(mkey)) != sizeof(mkey) ||
@@ -525,11 +539,15 @@ START_TEST(test_notify_across_processes)
 		    aclrtSetDevice(b) || aclrtCreateStream(&cs) ||
 		    aclrtMallocHost((void **)&got, SIM_LEN) ||
 		    aclrtIpcMemImportByKey(&cm, mkey,
-					   ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS) ||
-		    aclrtNotifyImportByKey(&cn, nkey, 0))
+					   ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS))
+			_exit(1);
+		memcpy(eh.reserved, nkey, sizeof(eh.reserved));
+		if (_i ? aclrtIpcOpenEventHandle(eh, &ce) :
+			 aclrtNotifyImportByKey(&cn, nkey, 0))
 			_exit(1);
 		memset(got, 0, SIM_LEN);
-		if (aclrtWaitAndResetNotify(cn, cs, 0) ||
+		if ((_i ? aclrtStreamWaitEvent(cs, ce) :
+			  aclrtWaitAndResetNotify(cn, cs, 0)) ||
 		    aclrtMemcpyAsync(got, SIM_LEN, cm, SIM_LEN,
 				     ACL_MEMCPY_DEVICE_TO_HOST, cs) ||
 		    write(q[1], "q", 1) != 1 || aclrtSynchronizeStream(cs))
@@ -537,7 +555,8 @@ START_TEST(test_notify_across_processes)
 		pattern(want, SIM_LEN, 62);
 		if (memcmp(got, want, SIM_LEN))
 			_exit(3);
-		if (aclrtDestroyNotify(cn) || aclrtIpcMemClose(mkey) ||
+		if ((_i ? aclrtDestroyEvent(ce) : aclrtDestroyNotify(cn)) ||
+		    aclrtIpcMemClose(mkey) ||
 		    aclrtDestroyStream(cs) || aclrtFreeHost(got))
 			_exit(4);
 		_exit(0);
@@ -551,9 +570,28 @@ START_TEST(test_notify_across_processes)
 	T_ACL_OK(put(mem, SIM_LEN, 61));
 	T_ACL_OK(aclrtIpcMemGetExportKey(mem, SIM_LEN, mkey, sizeof(mkey), 0));
 	T_ACL_OK(aclrtIpcMemSetImportPid(mkey, &child, 1));
-	T_ACL_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
-	T_ACL_OK(aclrtNotifyGetExportKey(n, nkey, sizeof(nkey), 0));
-	T_ACL_OK(aclrtNotifySetImportPid(n, &child, 1));
+	if (_i) {
+		T_ACL_OK(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_IPC));
+		T_ACL_OK(aclrtIpcGetEventHandle(ev, &eh));
+		memcpy(nkey, eh.reserved, sizeof(nkey) - 1);
+		nkey[sizeof(nkey) - 1] = 0;
+	} else {
+		T_ACL_OK(aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT));
+		T_ACL_OK(aclrtNotifyGetExportKey(n, nkey, sizeof(nkey), 0));
+		T_ACL_OK(aclrtNotifySetImportPid(n, &child, 1));
+	}
+	/*
+	 * Behind a gate on our stream: the new bytes, then the record. An
+	 * event's wait waits for the records made before it, so the record
+	 * is queued (held) before the child waits; a notify's either way.
+	 */
+	ck_assert_int_eq(pipe(g), 0);
+	T_ACL_OK(aclrtLaunchHostFunc(s, gate, &g[0]));
+	T_ACL_OK(aclrtMallocHost((void **)&h, SIM_LEN));
+	pattern(h, SIM_LEN, 62);
+	T_ACL_OK(aclrtMemcpyAsync(mem, SIM_LEN, h, SIM_LEN,
+				  ACL_MEMCPY_HOST_TO_DEVICE, s));
+	T_ACL_OK(_i ? aclrtRecordEvent(ev, s) : aclrtRecordNotify(n, s));
 	ck_assert_int_eq(write(p[1], mkey, sizeof(mkey)), sizeof(mkey));
 	ck_assert_int_eq(write(p[1], nkey, sizeof(nkey)), sizeof(nkey));
 	close(p[1]);
@@ -561,14 +599,16 @@ START_TEST(test_notify_across_processes)
 	ck_assert_int_eq(read(q[0], &c, 1), 1);
 	close(q[0]);
 	usleep(300 * 1000);
-	T_ACL_OK(put(mem, SIM_LEN, 62));
-	T_ACL_OK(aclrtRecordNotify(n, s));
+	ck_assert_int_eq(write(g[1], "g", 1), 1);
 	T_ACL_OK(aclrtSynchronizeStream(s));
 	ck_assert_int_eq(wait_status(pid), 0);
-	T_ACL_OK(aclrtDestroyNotify(n));
+	T_ACL_OK(_i ? aclrtDestroyEvent(ev) : aclrtDestroyNotify(n));
 	T_ACL_OK(aclrtIpcMemClose(mkey));
 	T_ACL_OK(aclrtFree(mem));
 	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtFreeHost(h));
+	close(g[0]);
+	close(g[1]);
 }
 END_TEST
 
@@ -631,7 +671,7 @@ static Suite *ipc_suite(void)
 	tcase_add_loop_test(tc, test_exporter_killed, 0, 2);
 	tcase_add_test(tc, test_copies_through_import);
 	tcase_add_test(tc, test_bad_arguments);
-	tcase_add_test(tc, test_notify_across_processes);
+	tcase_add_loop_test(tc, test_notify_across_processes, 0, 2);
 	tcase_add_test(tc, test_notify_creator_dies);
 	suite_add_tcase(s, tc);
 	return s;
