@@ -471,6 +471,8 @@ void op_drm_core(struct fz_ctx *c)
 		if (!nr_dmabufs)
 			return;
 		i = (int)below(nr_dmabufs);
+		if (!dmabuf_importable(dmabufs[i].fd, dmabufs[i].npu, c->npu))
+			return;
 		ph = (struct drm_prime_handle){ .fd = chance(90) ? dmabufs[i].fd : (int)rnd() };
 		stats->prime++;
 		if (!fz_ioctl(c->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph))
