@@ -5,7 +5,9 @@
  * with one field mutated, random bytes, bad pointers, unknown commands
  * and wrong sizes), the DRM core's ioctls a render node allows
  * (GEM_CLOSE of live, closed and random handles, VERSION, GET_CAP, PRIME
- * export and import), the mmap'd rings (valid-looking descriptors with
+ * export and import), memory shared out of a file (MEM_INFO, PRIME
+ * imports of other NPUs', vgem's and non-dma-buf fds, IPC shares by key
+ * and their importers in other processes: t_fuzz_share.c), the mmap'd rings (valid-looking descriptors with
  * one field mutated, random descriptors, random tails), eventfds closed
  * under their queues, registered memory unmapped while copies use it,
  * several files, queues and peer NPUs per process, a second thread
