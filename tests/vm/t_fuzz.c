@@ -508,7 +508,7 @@ static void worker(uint64_t seed, int teardown, enum fz_uffd_mode uffd, int park
 			op_open();
 			continue;
 		}
-		op = (int)below(110);
+		op = (int)below(115);
 		cur_op = op;
 		if (op >= 100)
 			op_share(c);

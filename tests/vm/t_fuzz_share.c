@@ -369,9 +369,13 @@ static void op_ipc_export(struct fz_ctx *c)
 			out = 1;
 			break;
 		default:
-			/* It starts in the page before the allocation. */
+			/*
+			 * It starts in the page before the allocation and ends
+			 * in it: never in one allocation (the page before may
+			 * be another's).
+			 */
 			e.dev_addr = a->addr - 1 - below(PAGE);
-			e.size = 2 + below(a->size);
+			e.size = a->addr - e.dev_addr + 1 + below(a->size);
 			out = a->addr > PAGE;
 			break;
 		}
@@ -951,17 +955,17 @@ void op_share(struct fz_ctx *c)
 {
 	int op = (int)below(100);
 
-	if (op < 15)
+	if (op < 12)
 		op_mem_info(c);
-	else if (op < 30)
+	else if (op < 24)
 		op_prime_import(c);
-	else if (op < 48)
+	else if (op < 44)
 		op_ipc_export(c);
-	else if (op < 58)
+	else if (op < 54)
 		op_ipc_set_pids(c);
-	else if (op < 78)
+	else if (op < 79)
 		op_ipc_import(c);
-	else if (op < 93)
+	else if (op < 92)
 		op_ipc_close(c);
 	else
 		op_ipc_child(c);
