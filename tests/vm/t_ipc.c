@@ -14,7 +14,8 @@
  * - Double import, import on another NPU, closing an import with copies
  *   queued, pid lists of other files, bad arguments.
  * - The exporting file importing its own share as a second handle, and
- *   closing it: its allocation stays its own.
+ *   closing it: its allocation stays its own. A handle import of a key
+ *   nobody shares: -ENOENT.
  * Every test ends with pins, memory, queues and files as they began.
  */
 #include <errno.h>
@@ -573,6 +574,26 @@ START_TEST(test_own_handle_import)
 }
 END_TEST
 
+/*
+ * A handle import (NPU_DMA_IPC_IMPORT_F_HANDLE) of a key nobody shares is
+ * refused like any other import of it. Found by t_fuzz: today the kernel
+ * dereferences the share it did not find (a NULL pointer oops in
+ * npu_dma_ipc_import_ioctl()).
+ */
+START_TEST(test_handle_import_unknown_key)
+{
+	struct npu_dma_ipc_import im = {
+		.key = { 0x1234567890abcdefULL, 0x0fedcba987654321ULL },
+		.flags = NPU_DMA_IPC_IMPORT_F_HANDLE,
+	};
+	int fd = npu_raw_open(0);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_IPC_IMPORT, &im), -ENOENT);
+	close(fd);
+}
+END_TEST
+
 static Suite *ipc_suite(void)
 {
 	Suite *s = suite_create("ipc");
@@ -590,6 +611,7 @@ static Suite *ipc_suite(void)
 	tcase_add_test(tc, test_close_with_copies_queued);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_loop_test(tc, test_own_handle_import, 0, 3);
+	tcase_add_test(tc, test_handle_import_unknown_key);
 	suite_add_tcase(s, tc);
 	return s;
 }
