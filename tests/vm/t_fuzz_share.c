@@ -590,9 +590,14 @@ static int whole_alloc(const struct fz_ctx *o, uint64_t addr, uint64_t size)
 static int import_want(struct fz_ctx *c, struct fz_ctx *o, const struct fz_share *s,
 		       int handle)
 {
-	if (o->npu != c->npu)
+	int xdev = o->npu != c->npu, denied = !s->anyone && !s->self;
+
+	/* Either answer when both hold: which comes first is the driver's choice. */
+	if (xdev && denied)
+		return 1;
+	if (xdev)
 		return -EXDEV;
-	if (!s->anyone && !s->self)
+	if (denied)
 		return -EACCES;
 	if (handle)
 		return whole_alloc(o, s->addr, s->size) ? 0 : -EINVAL;
