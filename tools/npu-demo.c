@@ -3,17 +3,21 @@
  * npu-demo: the seed's data flow through libacl, step by step, as `make
  * demo` shows it: pinned host memory, H2D on a stream, a device-side
  * step (D2D copy and memset), D2H, synchronize, verify; then two streams
- * whose copies overlap, a 2-D copy, a batch copy and a peer (P2P) copy.
- * Exit status 0 when every step verified its data; 1, naming the steps,
- * when any failed. The one step that may be skipped is the P2P copy, and
- * only when no two NPUs of this machine are peers.
+ * whose copies overlap, a 2-D copy, a batch copy, a peer (P2P) copy, and
+ * a device buffer shared with a second process by CANN's IPC memory calls
+ * (that process is this program again, exec'd as "npu-demo --ipc-import
+ * DEVICE KEY LEN SEED"). Exit status 0 when every step verified its data;
+ * 1, naming the steps, when any failed. The one step that may be skipped
+ * is the P2P copy, and only when no two NPUs of this machine are peers.
  */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "acl/acl.h"
 #include "npu_attr.h"
@@ -309,6 +313,164 @@ static void step_p2p(struct demo *d)
 	aclrtSetDevice(d->dev);
 }
 
+/* The bytes of IPC seed @seed: A's are @seed, B's @seed + 1. */
+static void ipc_pattern(uint8_t *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (uint8_t)(i * 31 + seed + (i >> 12));
+}
+
+/* Does device memory @dev hold IPC seed @seed? 1 if so, 0 if not, -1 on error. */
+static int ipc_holds(void *dev, size_t len, unsigned int seed)
+{
+	uint8_t *got = malloc(len), *want = malloc(len);
+	int ret = -1;
+
+	if (got && want && !aclrtMemcpy(got, len, dev, len, ACL_MEMCPY_DEVICE_TO_HOST)) {
+		ipc_pattern(want, len, seed);
+		ret = !memcmp(got, want, len);
+	}
+	free(got);
+	free(want);
+	return ret;
+}
+
+static aclError ipc_put(void *dev, size_t len, unsigned int seed)
+{
+	uint8_t *p = malloc(len);
+	aclError e = ACL_ERROR_BAD_ALLOC;
+
+	if (p) {
+		ipc_pattern(p, len, seed);
+		e = aclrtMemcpy(dev, len, p, len, ACL_MEMCPY_HOST_TO_DEVICE);
+	}
+	free(p);
+	return e;
+}
+
+/*
+ * Process B of step 10, exec'd by A: import A's buffer by its key,
+ * check A's bytes, write its own, close the import. An exit status.
+ */
+static int ipc_importer(int dev, const char *key, size_t len, unsigned int seed)
+{
+	void *p = NULL;
+	int32_t me = 0;
+	aclError e;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	e = aclInit(NULL);
+	if (!e)
+		e = aclrtSetDevice(dev);
+	if (!e)
+		e = aclrtDeviceGetBareTgid(&me);
+	if (!e)
+		e = aclrtIpcMemImportByKey(&p, key, ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT);
+	if (e) {
+		printf("    B: FAILED: import of key %s = %d: %s\n", key, (int)e,
+		       aclGetRecentErrMsg());
+		return 1;
+	}
+	printf("    B (pid %d): aclrtIpcMemImportByKey -> %p, B's pointer to A's buffer\n", me, p);
+	if (ipc_holds(p, len, seed) != 1) {
+		printf("    B: FAILED: the imported buffer does not hold A's bytes\n");
+		return 1;
+	}
+	printf("    B: verified: A's bytes (%zu bytes); writing B's own and closing the import\n",
+	       len);
+	if (ipc_put(p, len, seed + 1) || aclrtIpcMemClose(key)) {
+		printf("    B: FAILED: write or aclrtIpcMemClose: %s\n", aclGetRecentErrMsg());
+		return 1;
+	}
+	aclrtResetDevice(dev);
+	return aclFinalize() ? 1 : 0;
+}
+
+/* Fork B, which waits for @go, then execs this program in B's role. */
+static pid_t ipc_spawn(int dev, const char *key, size_t len, unsigned int seed, int go[2])
+{
+	char d[16], l[32], s[16], c;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	close(go[1]);
+	if (read(go[0], &c, 1) != 1)
+		_exit(9);
+	snprintf(d, sizeof(d), "%d", dev);
+	snprintf(l, sizeof(l), "%zu", len);
+	snprintf(s, sizeof(s), "%u", seed);
+	execl("/proc/self/exe", "npu-demo", "--ipc-import", d, key, l, s, (char *)NULL);
+	_exit(8);
+}
+
+/*
+ * A device buffer shared with another process: A (this one) allocates
+ * and fills it, exports a key whose pid list names B, B (a new program
+ * image) imports it, checks A's bytes, writes its own and closes; A
+ * sees B's bytes.
+ */
+static void step_ipc(struct demo *d)
+{
+	size_t len = is_backend(d->dev, "edu") ? 4096 : MIB;
+	char key[72] = "";
+	void *mem = NULL;
+	int go[2], st = -1;
+	int32_t pid32;
+	aclError e;
+	pid_t pid;
+
+	step(d, 10, "IPC memory: a device buffer shared with another process by key");
+	CHECK(d, aclrtMalloc(&mem, len, ACL_MEM_MALLOC_HUGE_FIRST));
+	e = ipc_put(mem, len, 10);
+	if (!e)
+		e = aclrtIpcMemGetExportKey(mem, len, key, sizeof(key),
+					    ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT);
+	if (e) {
+		fail(d, "fill or aclrtIpcMemGetExportKey", e);
+		goto out;
+	}
+	printf("    A (pid %d): aclrtMalloc %zu KiB at %p, filled; aclrtIpcMemGetExportKey -> \"%s\"\n",
+	       (int)getpid(), len >> 10, mem, key);
+	if (pipe(go))
+		goto out;
+	pid = ipc_spawn(d->dev, key, len, 10, go);
+	close(go[0]);
+	pid32 = pid;
+	e = pid < 0 ? ACL_ERROR_FAILURE : aclrtIpcMemSetImportPid(key, &pid32, 1);
+	if (e) {
+		fail(d, "fork or aclrtIpcMemSetImportPid", e);
+		close(go[1]);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		goto out;
+	}
+	printf("    A: aclrtIpcMemSetImportPid(key, [%d]): only B may import; B is fork+exec of npu-demo --ipc-import\n",
+	       (int)pid);
+	if (write(go[1], "g", 1) != 1)
+		printf("    A: B is gone\n");
+	close(go[1]);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		printf("    FAILED: B's status %#x\n", st);
+		d->failed |= 1U << d->step;
+		goto out;
+	}
+	if (ipc_holds(mem, len, 11) != 1) {
+		printf("    FAILED: A does not see B's bytes\n");
+		d->failed |= 1U << d->step;
+		goto out;
+	}
+	printf("    verified: A reads the bytes B wrote (%zu bytes); A revokes the key (aclrtIpcMemClose)\n",
+	       len);
+	e = aclrtIpcMemClose(key);
+	if (e)
+		fail(d, "aclrtIpcMemClose", e);
+out:
+	aclrtFree(mem);
+}
+
 /* "1, 7" for the failed steps' bits. */
 static void print_steps(unsigned int mask)
 {
@@ -340,11 +502,14 @@ static void cleanup(struct demo *d)
 	aclFinalize();
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	struct demo d = { 0 };
 	aclError e;
 
+	if (argc == 6 && !strcmp(argv[1], "--ipc-import"))
+		return ipc_importer(atoi(argv[2]), argv[3], strtoul(argv[4], NULL, 10),
+				    (unsigned int)atoi(argv[5]));
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	d.dev = pick_device();
 	printf("npu-demo: libacl on device %d\n", d.dev);
@@ -362,6 +527,7 @@ int main(void)
 		step_2d(&d);
 		step_batch(&d);
 		step_p2p(&d);
+		step_ipc(&d);
 	}
 	cleanup(&d);
 	if (!d.failed) {

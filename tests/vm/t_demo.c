@@ -3,7 +3,8 @@
  * VM test: tools/npu-demo, the program `make demo` runs. On the default
  * guest (2 edu + 2 sim NPUs, the sim pair peers) every step runs and
  * verifies its data, the P2P copy included: nothing is skipped, and the
- * program exits 0. With no NPU visible to libacl the demo says it failed
+ * program exits 0. The IPC step's second process checks A's bytes before
+ * A checks B's. With no NPU visible to libacl the demo says it failed
  * and exits 1.
  */
 #include "t_tool.h"
@@ -17,6 +18,7 @@ static const struct {
 	{ "[7] 2-D copy", "verified: 2-D block (16384 bytes)" },
 	{ "[8] batch copy", "verified: batch (32768 bytes)" },
 	{ "[9] P2P copy", "verified: peer copy (1048576 bytes)" },
+	{ "[10] IPC memory", "verified: A reads the bytes B wrote (1048576 bytes)" },
 };
 
 START_TEST(test_demo_runs)
@@ -37,6 +39,10 @@ START_TEST(test_demo_runs)
 		if (i + 1 < sizeof(checks) / sizeof(checks[0]))
 			ck_assert_msg(p < strstr(r.out, checks[i + 1].step), "%s", r.out);
 	}
+	/* B, another process, checked A's bytes before A checked B's. */
+	p = strstr(r.out, "B: verified: A's bytes (1048576 bytes)");
+	ck_assert_msg(p && p > strstr(r.out, "[10] IPC memory") &&
+		      p < strstr(r.out, "verified: A reads the bytes B wrote"), "%s", r.out);
 	/* The sim pair are peers: the copy ran between them. */
 	ck_assert_msg(strstr(r.out, "by device "), "%s", r.out);
 	ck_assert_msg(!strstr(r.out, "skipped"), "%s", r.out);

@@ -5,7 +5,9 @@
  * with one field mutated, random bytes, bad pointers, unknown commands
  * and wrong sizes), the DRM core's ioctls a render node allows
  * (GEM_CLOSE of live, closed and random handles, VERSION, GET_CAP, PRIME
- * export and import), the mmap'd rings (valid-looking descriptors with
+ * export and import), memory shared out of a file (MEM_INFO, PRIME
+ * imports of other NPUs', vgem's and non-dma-buf fds, IPC shares by key
+ * and their importers in other processes: t_fuzz_share.c), the mmap'd rings (valid-looking descriptors with
  * one field mutated, random descriptors, random tails), eventfds closed
  * under their queues, registered memory unmapped while copies use it,
  * several files, queues and peer NPUs per process, a second thread
@@ -307,7 +309,7 @@ static void *racer(void *arg)
 		if (fd < 0)
 			continue;
 		memset(&a, 0, sizeof(a));
-		switch ((st >> 20) % 12) {
+		switch ((st >> 20) % 14) {
 		case 0:
 		case 1:
 		case 2:
@@ -335,6 +337,10 @@ static void *racer(void *arg)
 			break;
 		case 7:
 			ioctl(fd, DRM_IOCTL_NPU_DMA_GET_INFO, &a);
+			break;
+		case 8:
+		case 9:
+			share_racer(c, fd, k);
 			break;
 		default:
 			racer_guess(c, fd, k);
@@ -478,6 +484,7 @@ static void worker(uint64_t seed, int teardown, enum fz_uffd_mode uffd, int park
 		uffd_buf = -1;
 	if (park)
 		park_worker(teardown);
+	fz_share_setup();
 	op_open();
 	if (chance(30)) {
 		sigset_t all, old;
@@ -501,9 +508,11 @@ static void worker(uint64_t seed, int teardown, enum fz_uffd_mode uffd, int park
 			op_open();
 			continue;
 		}
-		op = (int)below(100);
+		op = (int)below(115);
 		cur_op = op;
-		if (op < 4)
+		if (op >= 100)
+			op_share(c);
+		else if (op < 4)
 			op_open();
 		else if (op < 8)
 			op_info(c);
@@ -554,10 +563,13 @@ static void worker(uint64_t seed, int teardown, enum fz_uffd_mode uffd, int park
 		stop_racer = 1;
 		/* Not joined: it may sit in a destroy; _exit ends it. */
 	}
+	/* A clean exit closes every import it made, each once. */
 	if (teardown)
 		for (i = 0; i < MAX_CTX; i++)
-			if (ctxs[i].fd >= 0)
+			if (ctxs[i].fd >= 0) {
+				share_close_all(&ctxs[i]);
 				close_ctx(&ctxs[i]);
+			}
 	_exit(0);
 }
 
@@ -590,6 +602,9 @@ START_TEST(test_fuzz)
 	stats = mmap(NULL, sizeof(*stats), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	ck_assert_ptr_ne(stats, MAP_FAILED);
+	/* vgem's dma-bufs are imported where the kernel has vgem (as a module). */
+	if (system("modprobe vgem >/dev/null 2>&1"))
+		printf("t_fuzz: no vgem: no foreign driver's dma-buf is imported\n");
 	t_state_get(&start, nr_npus);
 	fz_res_get(&res);
 	end = time(NULL) + (time_t)seconds;
@@ -659,6 +674,15 @@ START_TEST(test_fuzz)
 	       stats->ro_args, stats->batches, stats->tight, stats->uffd_rounds,
 	       stats->uffd_never, stats->uffd_faults, stats->execs, stats->parked,
 	       stats->pin_peak, park_bound, res.jobs >= 0 ? "checked" : "not checked");
+	printf("t_fuzz: sharing: %" PRIu64 " MEM_INFOs, %" PRIu64 " dma-bufs of other NPUs%s"
+	       " imported, %" PRIu64 " fds that are no dma-buf refused, %" PRIu64
+	       " IPC calls, %" PRIu64 " shares, %" PRIu64 " imports by key (%" PRIu64
+	       " closed with IPC_CLOSE, the rest with their files), %" PRIu64
+	       " imports refused (pid list, key, NPU), %" PRIu64 " importing children, %"
+	       PRIu64 " of their copies after the exporter let go\n", stats->mem_info,
+	       stats->imports, stats->vgem ? " and vgem" : "", stats->junk_fds, stats->ipc,
+	       stats->ipc_exports, stats->ipc_imports, stats->ipc_closed, stats->ipc_refused,
+	       stats->ipc_children, stats->held_copies);
 }
 END_TEST
 

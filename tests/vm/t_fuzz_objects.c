@@ -179,13 +179,17 @@ void op_alloc(struct fz_ctx *c)
 	}
 }
 
-/* Forget handle @h of @c once it is closed: an allocation or an import. */
-static void untrack_handle(struct fz_ctx *c, uint32_t h)
+/*
+ * Forget handle @h of @c once it is closed: an allocation (and the
+ * shares of it the kernel revoked) or an import.
+ */
+void untrack_handle(struct fz_ctx *c, uint32_t h)
 {
 	int i;
 
 	for (i = 0; i < c->nr_alloc; i++)
 		if (c->alloc[i].handle == h) {
+			share_forget(c, c->alloc[i].addr, c->alloc[i].size);
 			c->alloc[i] = c->alloc[--c->nr_alloc];
 			break;
 		}

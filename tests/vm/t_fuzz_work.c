@@ -33,7 +33,11 @@ static uint64_t dev_range(struct fz_ctx *c, uint64_t len)
 {
 	struct fz_ctx *o = c;
 	struct fz_alloc *a;
+	uint64_t addr;
 
+	/* Sometimes a window imported by key, or an imported handle's. */
+	if (chance(10) && share_dev_range(c, len, &addr))
+		return addr;
 	/* Sometimes a peer's or another file's allocation. */
 	if (chance(15))
 		o = any_ctx();
@@ -394,7 +398,7 @@ static void keep_dmabuf(int fd, int npu)
 	dmabufs[nr_dmabufs++].npu = npu;
 }
 
-static void note_import(struct fz_ctx *c, uint32_t h)
+void note_import(struct fz_ctx *c, uint32_t h)
 {
 	unclose(c, h);
 	if (tracked_handle(c, h))
@@ -467,6 +471,8 @@ void op_drm_core(struct fz_ctx *c)
 		if (!nr_dmabufs)
 			return;
 		i = (int)below(nr_dmabufs);
+		if (!dmabuf_importable(dmabufs[i].fd, dmabufs[i].npu, c->npu))
+			return;
 		ph = (struct drm_prime_handle){ .fd = chance(90) ? dmabufs[i].fd : (int)rnd() };
 		stats->prime++;
 		if (!fz_ioctl(c->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph))
@@ -609,6 +615,7 @@ void close_ctx(struct fz_ctx *c)
 		drop_queue(c, 0);
 	close(c->fd);
 	c->fd = -1;
+	share_forget_ctx(c);
 	c->nr_graph = 0;
 	c->nr_alloc = 0;
 	c->nr_reg = 0;
@@ -619,6 +626,7 @@ void close_ctx(struct fz_ctx *c)
 void op_open(void)
 {
 	struct npu_dma_info info;
+	struct fz_ctx *o;
 	int i, npu = (int)below(nr_npus);
 
 	for (i = 0; i < MAX_CTX; i++)
@@ -629,6 +637,9 @@ void op_open(void)
 		close_ctx(any_ctx());
 		return;
 	}
+	/* Now and then another file on an NPU in use: files that share memory. */
+	if (chance(40) && (o = any_ctx()))
+		npu = o->npu;
 	memset(&ctxs[i], 0, sizeof(ctxs[i]));
 	ctxs[i].npu = npu;
 	ctxs[i].fd = npu_raw_open(npu);
@@ -665,6 +676,9 @@ void op_foreign(void)
 			DRM_IOCTL_NPU_DMA_QUEUE_CREATE, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY,
 			DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, DRM_IOCTL_NPU_DMA_BARRIER_RELEASE,
 			DRM_IOCTL_NPU_DMA_GRAPH_CREATE, DRM_IOCTL_NPU_DMA_GRAPH_DESTROY,
+			DRM_IOCTL_NPU_DMA_MEM_INFO, DRM_IOCTL_NPU_DMA_IPC_EXPORT,
+			DRM_IOCTL_NPU_DMA_IPC_SET_PIDS, DRM_IOCTL_NPU_DMA_IPC_IMPORT,
+			DRM_IOCTL_NPU_DMA_IPC_CLOSE,
 		};
 		unsigned long cmd = cmds[below(sizeof(cmds) / sizeof(cmds[0]))];
 		int ret;
@@ -676,6 +690,8 @@ void op_foreign(void)
 				memcpy(arg, &c->alloc[0].handle, 4);
 		} else if (cmd == DRM_IOCTL_PRIME_FD_TO_HANDLE && nr_dmabufs)
 			memcpy(arg + 8, &dmabufs[0].fd, 4);
+		else if (cmd == DRM_IOCTL_NPU_DMA_IPC_IMPORT && c->nr_share)
+			memcpy(arg, c->share[0].key, 16);
 		else if (c->nr_q)
 			memcpy(arg, &c->q[0].id, 4);
 		if (chance(50))

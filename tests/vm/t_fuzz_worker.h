@@ -4,8 +4,10 @@
  * round's state, the racer, the worker's loop, the test), t_fuzz_objects.c
  * (the objects a file holds: allocations, GEM handles, registrations,
  * queues) and t_fuzz_work.c (work on them: descriptors on the rings,
- * graphs, the DRM core's ioctls, mappings, files in other processes).
- * The parent's side is t_fuzz.h's.
+ * graphs, the DRM core's ioctls, mappings, files in other processes),
+ * t_fuzz_share.c (memory leaving the file: MEM_INFO, PRIME imports of
+ * every kind of fd, IPC shares by key, their importers in other
+ * processes). The parent's side is t_fuzz.h's.
  */
 #ifndef T_FUZZ_WORKER_H
 #define T_FUZZ_WORKER_H
@@ -23,6 +25,9 @@
 #define MAX_GRAPH	4
 #define MAX_HANDLES	8	/* imported and closed GEM handles kept */
 #define MAX_BUFS_OUT	4	/* exported dma-buf fds kept */
+#define MAX_SHARES	4	/* IPC_EXPORTs of a file kept */
+#define MAX_MAPPED	4	/* IPC_IMPORTs (mappings) of a file kept */
+#define MAX_NAMED	4	/* addresses of imported handles (MEM_INFO) kept */
 #define NR_BUFS		6
 #define BUF_LEN		(256 << 10)
 #define PAGE		4096UL
@@ -53,6 +58,17 @@ struct fz_stats {
 	uint64_t uffd_faults;	/* faults served */
 	uint64_t execs;		/* children exec'd with a file inherited */
 	uint64_t parked;	/* rounds of queues parked at barriers */
+	uint64_t mem_info;	/* MEM_INFO calls */
+	uint64_t imports;	/* PRIME imports of other NPUs' and vgem's dma-bufs */
+	uint64_t junk_fds;	/* PRIME imports of fds that are no dma-buf, refused */
+	uint64_t ipc;		/* IPC_* calls */
+	uint64_t ipc_exports;	/* shares made */
+	uint64_t ipc_imports;	/* IPC_IMPORTs made, in the worker and its children */
+	uint64_t ipc_closed;	/* of which closed with IPC_CLOSE */
+	uint64_t ipc_refused;	/* imports refused as they must be (pid, key, NPU) */
+	uint64_t ipc_children;	/* importing children */
+	uint64_t held_copies;	/* their copies after the exporter let go */
+	int vgem;		/* vgem's dma-bufs were offered */
 	long pin_peak;		/* most pages seen pinned in a parked round */
 	char fail[256];
 };
@@ -64,6 +80,15 @@ struct fz_alloc {
 
 struct fz_reg {
 	uint64_t addr, size;
+};
+
+/* A share by key of one of the file's allocations (IPC_EXPORT). */
+struct fz_share {
+	uint64_t key[2];
+	uint64_t addr, size;	/* the window, whole pages */
+	int anyone;		/* NO_PID_CHECK: any process may import */
+	int self;		/* the worker's pid is on its list */
+	int nr_pids;		/* pids set */
 };
 
 struct fz_queue {
@@ -91,6 +116,13 @@ struct fz_ctx {
 	uint32_t closed[MAX_HANDLES];	/* handles closed, not handed out since */
 	int nr_closed;
 	uint64_t events_off, events_size;	/* GET_INFO's event table */
+	struct fz_share share[MAX_SHARES];
+	int nr_share;
+	struct fz_reg mapped[MAX_MAPPED];	/* IPC_IMPORTs: windows of others' memory */
+	int nr_mapped;
+	struct fz_reg named[MAX_NAMED];	/* where imported handles are (may be stale) */
+	int nr_named;
+	int unsure;		/* an import we do not know of may exist */
 };
 
 struct fz_buf {
@@ -141,6 +173,7 @@ void unclose(struct fz_ctx *c, uint32_t h);
 void note_closed(struct fz_ctx *c, uint32_t h);
 int gem_close(int fd, uint32_t h);
 int tracked_handle(const struct fz_ctx *c, uint32_t h);
+void untrack_handle(struct fz_ctx *c, uint32_t h);
 void host_range(__u64 *addr, __u64 *size, uint64_t cap);
 int in_arena(uint64_t addr, uint64_t len);
 void drop_queue(struct fz_ctx *c, int i);
@@ -152,6 +185,17 @@ void op_unregister(struct fz_ctx *c);
 void op_queue_create(struct fz_ctx *c);
 void op_queue_destroy(struct fz_ctx *c);
 
+/* t_fuzz_share.c */
+void fz_share_setup(void);
+/* May dma-buf @fd of NPU @from_npu be imported into NPU @npu? */
+int dmabuf_importable(int fd, int from_npu, int npu);
+void share_forget(struct fz_ctx *c, uint64_t addr, uint64_t size);
+void share_forget_ctx(struct fz_ctx *c);
+int share_dev_range(struct fz_ctx *c, uint64_t len, uint64_t *addr);
+void share_close_all(struct fz_ctx *c);
+void share_racer(struct fz_ctx *c, int fd, int k);
+void op_share(struct fz_ctx *c);
+
 /* t_fuzz_work.c */
 void op_submit(struct fz_ctx *c);
 void op_barrier(struct fz_ctx *c);
@@ -159,6 +203,7 @@ void op_graph_create(struct fz_ctx *c);
 void op_graph_destroy(struct fz_ctx *c);
 void op_graph_replay(struct fz_ctx *c);
 void op_bad_cmd(struct fz_ctx *c);
+void note_import(struct fz_ctx *c, uint32_t h);
 void op_drm_core(struct fz_ctx *c);
 void op_prime_roundtrip(struct fz_ctx *c);
 void op_close_eventfd(struct fz_ctx *c);

@@ -13,6 +13,9 @@
  *   leaves existing imports working and refuses new ones.
  * - Double import, import on another NPU, closing an import with copies
  *   queued, pid lists of other files, bad arguments.
+ * - The exporting file importing its own share as a second handle, and
+ *   closing it: its allocation stays its own. A handle import of a key
+ *   nobody shares: -ENOENT.
  * Every test ends with pins, memory, queues and files as they began.
  */
 #include <errno.h>
@@ -537,6 +540,60 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/*
+ * The exporting file imports its own share as a handle (what a CANN
+ * process does to map its own shareable handle with VMM_MAP): a second
+ * handle of its allocation. Closing that handle must leave the
+ * allocation, its first handle and its shares as they were.
+ */
+START_TEST(test_own_handle_import)
+{
+	struct npu_dma_ipc_import im = { .flags = NPU_DMA_IPC_IMPORT_F_HANDLE };
+	struct npu_dma_mem_info mi = { 0 };
+	struct exporter e;
+	uint64_t key[2], key2[2];
+	int npu = _i;
+
+	T_SKIP_UNLESS(npu < nr_npus, "no NPU %d", npu);
+	exporter_open(&e, npu, 61);
+	ck_assert_int_eq(ipc_export(e.fd, e.dev, e.len, NPU_DMA_IPC_F_NO_PID_CHECK, key), 0);
+	im.key[0] = key[0];
+	im.key[1] = key[1];
+	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_IPC_IMPORT, &im), 0);
+	ck_assert_uint_ne(im.handle, e.handle);
+	ck_assert_uint_eq(im.dev_addr, e.dev);
+	ck_assert_int_eq(npu_raw_free(e.fd, im.handle), 0);
+	/* The allocation is still the file's, at its address, and still shared. */
+	check_seed(&e, 61);
+	ck_assert_int_eq(ipc_export(e.fd, e.dev, e.len, 0, key2), 0);
+	mi.handle = e.handle;
+	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi), 0);
+	ck_assert_int_eq(ipc_revoke(e.fd, key), 0);
+	ck_assert_int_eq(npu_raw_free(e.fd, e.handle), 0);
+	exporter_close(&e);
+}
+END_TEST
+
+/*
+ * A handle import (NPU_DMA_IPC_IMPORT_F_HANDLE) of a key nobody shares is
+ * refused like any other import of it. Found by t_fuzz: today the kernel
+ * dereferences the share it did not find (a NULL pointer oops in
+ * npu_dma_ipc_import_ioctl()).
+ */
+START_TEST(test_handle_import_unknown_key)
+{
+	struct npu_dma_ipc_import im = {
+		.key = { 0x1234567890abcdefULL, 0x0fedcba987654321ULL },
+		.flags = NPU_DMA_IPC_IMPORT_F_HANDLE,
+	};
+	int fd = npu_raw_open(0);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_IPC_IMPORT, &im), -ENOENT);
+	close(fd);
+}
+END_TEST
+
 static Suite *ipc_suite(void)
 {
 	Suite *s = suite_create("ipc");
@@ -553,6 +610,8 @@ static Suite *ipc_suite(void)
 	tcase_add_test(tc, test_window);
 	tcase_add_test(tc, test_close_with_copies_queued);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_loop_test(tc, test_own_handle_import, 0, 3);
+	tcase_add_test(tc, test_handle_import_unknown_key);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,15 +16,20 @@
  *   handle, or dying, leaves the importer working; the memory comes back
  *   when the last holder is gone.
  * - MEM_INFO refuses bad handles and reserved fields.
+ * - A sim NPU's allocation (backed as it is touched) imported into
+ *   another sim NPU over its memory cgroup's limit: the import works or
+ *   fails with -ENOMEM, and the kernel does not warn.
  * Every test ends with pins, memory, queues and files as they began.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -556,6 +561,76 @@ START_TEST(test_mem_info_refuses)
 }
 END_TEST
 
+/*
+ * This process in a new memory cgroup whose memory.max is @headroom
+ * bytes above what it uses; its directory into @dir. 0, or -1 without
+ * cgroup2's memory controller.
+ */
+static int memcg_enter(char *dir, size_t len, uint64_t headroom)
+{
+	char path[192], val[32], cur[32];
+
+	if (!t_exists("/sys/fs/cgroup/cgroup.controllers") &&
+	    mount("none", "/sys/fs/cgroup", "cgroup2", 0, NULL))
+		return -1;
+	if (t_write_file("/sys/fs/cgroup/cgroup.subtree_control", "+memory"))
+		return -1;
+	snprintf(dir, len, "/sys/fs/cgroup/t_prime.%d", (int)getpid());
+	ck_assert_int_eq(mkdir(dir, 0755), 0);
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	ck_assert_int_eq(t_write_file(path, "0"), 0);
+	snprintf(path, sizeof(path), "%s/memory.current", dir);
+	ck_assert_int_eq(t_read_file(path, cur, sizeof(cur)), 0);
+	snprintf(val, sizeof(val), "%llu", strtoull(cur, NULL, 10) + (unsigned long long)headroom);
+	snprintf(path, sizeof(path), "%s/memory.max", dir);
+	ck_assert_int_eq(t_write_file(path, val), 0);
+	return 0;
+}
+
+/*
+ * A sim NPU's memory is backed as it is touched, charged to the memory
+ * cgroup. Importing an allocation into another sim NPU maps it for the
+ * importer's engine (the exporter's vmap, npu_dma_alloc_vmap()), which
+ * backs every page at once: 256 MiB under a memory.max 64 MiB above the
+ * group's use. The import must fail with -ENOMEM (or work), and the
+ * kernel must not warn. It fails today: dma_buf_vmap() warns when the
+ * exporter's vmap fails ("WARNING: ... dma_buf_vmap" in the kernel log),
+ * and without the cgroup one import can fill the guest's RAM.
+ */
+START_TEST(test_import_over_memcg)
+{
+	uint64_t size = 256ULL << 20, dev;
+	int a = -1, b = -1, i, fa, fb, buf, ret;
+	char dir[128];
+	uint32_t h, ih;
+
+	for (i = 0; i < nr_npus; i++)
+		if (is_sim(i) && infos[i].mem_free > size) {
+			if (a < 0)
+				a = i;
+			else if (b < 0)
+				b = i;
+		}
+	T_SKIP_UNLESS(a >= 0 && b >= 0, "needs two sim NPUs");
+	T_SKIP_UNLESS(!memcg_enter(dir, sizeof(dir), 64ULL << 20), "no cgroup2 memory controller");
+	fa = npu_raw_open(a);
+	fb = npu_raw_open(b);
+	ck_assert_int_eq(npu_raw_alloc(fa, size, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
+	buf = prime_export(fa, h);
+	ck_assert_int_eq(npu_raw_free(fa, h), 0);
+	ret = prime_import(fb, buf, &ih);
+	close(buf);
+	ck_assert_msg(ret == 0 || ret == -ENOMEM, "import of %llu MiB: %d",
+		      (unsigned long long)(size >> 20), ret);
+	if (!ret)
+		ck_assert_int_eq(npu_raw_free(fb, ih), 0);
+	close(fa);
+	close(fb);
+	ck_assert_int_eq(t_write_file("/sys/fs/cgroup/cgroup.procs", "0"), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 static Suite *prime_suite(void)
 {
 	Suite *s = suite_create("prime");
@@ -570,6 +645,7 @@ static Suite *prime_suite(void)
 	tcase_add_loop_test(tc, test_exporter_dies, 0, 3);
 	tcase_add_loop_test(tc, test_udmabuf, 0, 3);
 	tcase_add_test(tc, test_mem_info_refuses);
+	tcase_add_test(tc, test_import_over_memcg);
 	suite_add_tcase(s, tc);
 	return s;
 }
