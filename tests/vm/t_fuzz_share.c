@@ -233,11 +233,13 @@ int dmabuf_importable(int fd, int from_npu, int npu)
 	off_t size = lseek(fd, 0, SEEK_END);
 
 	/*
-	 * Another sim NPU's import of a large allocation backs all of it at
-	 * once and warns when that fails (t_prime's
-	 * test_import_over_memcg, a driver bug): not above 64 MiB.
+	 * A sim NPU's import reaches the pages as they are used; an edu
+	 * NPU's maps them all for its DMA, backing each (charged to the
+	 * allocation's memory cgroup, as touching them would be): not above
+	 * 64 MiB, or one import would fill the guest.
 	 */
-	return from_npu == npu || size < 0 || size <= 64 << 20;
+	return from_npu == npu || infos[npu].backend != NPU_DMA_BACKEND_EDU || size < 0 ||
+	       size <= 64 << 20;
 }
 
 /*
@@ -599,10 +601,12 @@ static int import_want(struct fz_ctx *c, struct fz_ctx *o, const struct fz_share
 		return -EXDEV;
 	if (denied)
 		return -EACCES;
-	if (handle)
-		return whole_alloc(o, s->addr, s->size) ? 0 : -EINVAL;
+	if (handle && !whole_alloc(o, s->addr, s->size))
+		return -EINVAL;
 	if (o == c)
-		return -EEXIST;	/* the exporter names it already */
+		return -EEXIST;	/* the exporter holds it already */
+	if (handle)
+		return 0;
 	return maps_window(c, s->addr, s->size) ? 1 : 0;
 }
 
@@ -623,14 +627,6 @@ static void op_ipc_import(struct fz_ctx *c)
 	int want = -ENOENT, handle = chance(25), mutated, ret;
 
 	if (chance(70) && (s = some_share(c, &o))) {
-		/*
-		 * Not as a handle into the exporting file: closing that second
-		 * handle takes the allocation from its owner (t_ipc's
-		 * test_own_handle_import, a driver bug), and every check of
-		 * the allocation after it would fail.
-		 */
-		if (o == c)
-			handle = 0;
 		memcpy(im.key, s->key, sizeof(im.key));
 		want = import_want(c, o, s, handle);
 	} else {

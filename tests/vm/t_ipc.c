@@ -541,10 +541,11 @@ START_TEST(test_refusals)
 END_TEST
 
 /*
- * The exporting file imports its own share as a handle (what a CANN
- * process does to map its own shareable handle with VMM_MAP): a second
- * handle of its allocation. Closing that handle must leave the
- * allocation, its first handle and its shares as they were.
+ * The exporting file imports its own share as a handle: refused with
+ * -EEXIST, as the file holds the allocation already (CANN forbids the
+ * exporting process to import its own shareable handle). A second handle
+ * of its own allocation would free the allocation's range at its close
+ * (found by t_fuzz). The allocation, its handle and its shares stay.
  */
 START_TEST(test_own_handle_import)
 {
@@ -559,15 +560,14 @@ START_TEST(test_own_handle_import)
 	ck_assert_int_eq(ipc_export(e.fd, e.dev, e.len, NPU_DMA_IPC_F_NO_PID_CHECK, key), 0);
 	im.key[0] = key[0];
 	im.key[1] = key[1];
-	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_IPC_IMPORT, &im), 0);
-	ck_assert_uint_ne(im.handle, e.handle);
-	ck_assert_uint_eq(im.dev_addr, e.dev);
-	ck_assert_int_eq(npu_raw_free(e.fd, im.handle), 0);
+	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_IPC_IMPORT, &im), -EEXIST);
+	ck_assert_uint_eq(im.handle, 0);
 	/* The allocation is still the file's, at its address, and still shared. */
 	check_seed(&e, 61);
 	ck_assert_int_eq(ipc_export(e.fd, e.dev, e.len, 0, key2), 0);
 	mi.handle = e.handle;
 	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi), 0);
+	ck_assert_uint_eq(mi.dev_addr, e.dev);
 	ck_assert_int_eq(ipc_revoke(e.fd, key), 0);
 	ck_assert_int_eq(npu_raw_free(e.fd, e.handle), 0);
 	exporter_close(&e);
@@ -576,9 +576,9 @@ END_TEST
 
 /*
  * A handle import (NPU_DMA_IPC_IMPORT_F_HANDLE) of a key nobody shares is
- * refused like any other import of it. Found by t_fuzz: today the kernel
- * dereferences the share it did not find (a NULL pointer oops in
- * npu_dma_ipc_import_ioctl()).
+ * refused like any other import of it. Found by t_fuzz: the kernel
+ * dereferenced the share it did not find (a NULL pointer oops in
+ * npu_dma_ipc_import_ioctl(), fixed).
  */
 START_TEST(test_handle_import_unknown_key)
 {
