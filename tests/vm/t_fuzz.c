@@ -683,6 +683,9 @@ START_TEST(test_fuzz)
 	       stats->imports, stats->vgem ? " and vgem" : "", stats->junk_fds, stats->ipc,
 	       stats->ipc_exports, stats->ipc_imports, stats->ipc_closed, stats->ipc_refused,
 	       stats->ipc_children, stats->held_copies);
+	printf("t_fuzz: %" PRIu64 " VMM_MAP/UNMAPs (%" PRIu64 " mappings made), %" PRIu64
+	       " signals made, shared and destroyed\n", stats->vmm, stats->vmm_maps,
+	       stats->signals);
 }
 END_TEST
 

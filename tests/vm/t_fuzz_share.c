@@ -952,11 +952,110 @@ void share_racer(struct fz_ctx *c, int fd, int k)
 	}
 }
 
+/*
+ * VMM_MAP of a handle of the file (an allocation, an import, a guess) at
+ * an address of the NPU's window or near it; a mapping made is named by
+ * later copies. What is refused must be refused cleanly; what is made
+ * lies in the window, whole pages.
+ */
+static void op_vmm_map(struct fz_ctx *c)
+{
+	uint64_t base = NPU_DMA_VMM_BASE(infos[c->npu].mem_base,
+					  infos[c->npu].mem_size);
+	struct npu_dma_vmm_map m = { 0 };
+	int mutated, ret;
+
+	if (c->nr_alloc && chance(60))
+		m.handle = c->alloc[below(c->nr_alloc)].handle;
+	else if (c->nr_imported && chance(50))
+		m.handle = c->imported[below(c->nr_imported)];
+	else
+		m.handle = (uint32_t)below(64);
+	m.va = chance(85) ? base + below(256) * PAGE : interesting(base);
+	m.size = chance(85) ? (1 + below(4)) * PAGE : interesting(PAGE);
+	m.offset = chance(80) ? below(2) * PAGE : interesting(0);
+	stats->vmm++;
+	ret = fz_call(c->fd, DRM_IOCTL_NPU_DMA_VMM_MAP, &m, sizeof(m), &mutated);
+	if (ret)
+		return;
+	stats->vmm_maps++;
+	if (!mutated && (m.va < base || m.va % PAGE || m.size % PAGE ||
+			 m.va - base >= infos[c->npu].vmm_size))
+		fz_fail("VMM_MAP made %#llx+%#llx outside the window at %#llx",
+			(unsigned long long)m.va, (unsigned long long)m.size,
+			(unsigned long long)base);
+	if (c->nr_named < MAX_NAMED) {
+		c->named[c->nr_named].addr = m.va;
+		c->named[c->nr_named++].size = m.size;
+	}
+}
+
+/* VMM_UNMAP of a named place (maybe a mapping) or a guess. */
+static void op_vmm_unmap(struct fz_ctx *c)
+{
+	struct npu_dma_vmm_unmap u = { 0 };
+	int mutated;
+
+	u.va = c->nr_named && chance(70) ? c->named[below(c->nr_named)].addr :
+					   interesting(infos[c->npu].mem_base);
+	stats->vmm++;
+	fz_call(c->fd, DRM_IOCTL_NPU_DMA_VMM_UNMAP, &u, sizeof(u), &mutated);
+}
+
+/*
+ * Signals: create one (a created one must be destroyable once), share it
+ * by key and import it back into this file or not, destroy ids made and
+ * guessed. Descriptors naming signals come from the worker's random
+ * descriptors (opcodes SIGNAL and WAIT_SIGNAL, ids mostly unknown).
+ */
+static void op_signal(struct fz_ctx *c)
+{
+	struct npu_dma_signal_create sc = { 0 };
+	struct npu_dma_signal_destroy sd = { 0 };
+	struct npu_dma_ipc_export x = { .flags = NPU_DMA_IPC_F_SIGNAL };
+	struct npu_dma_ipc_import im = { .flags = NPU_DMA_IPC_IMPORT_F_SIGNAL };
+	int mutated, ret;
+
+	stats->signals++;
+	ret = fz_call(c->fd, DRM_IOCTL_NPU_DMA_SIGNAL_CREATE, &sc, sizeof(sc), &mutated);
+	if (ret) {
+		if (!mutated && !racing && ret != -ENOSPC)
+			fz_fail("SIGNAL_CREATE: %d", ret);
+		return;
+	}
+	x.dev_addr = sc.id;
+	if (chance(50))
+		x.flags |= NPU_DMA_IPC_F_NO_PID_CHECK;
+	if (!fz_call(c->fd, DRM_IOCTL_NPU_DMA_IPC_EXPORT, &x, sizeof(x), &mutated) &&
+	    chance(50)) {
+		im.key[0] = x.key[0];
+		im.key[1] = x.key[1];
+		ret = fz_call(c->fd, DRM_IOCTL_NPU_DMA_IPC_IMPORT, &im, sizeof(im), &mutated);
+		if (!ret && chance(50)) {
+			sd.id = im.handle;
+			fz_call(c->fd, DRM_IOCTL_NPU_DMA_SIGNAL_DESTROY, &sd, sizeof(sd),
+				&mutated);
+		}
+	}
+	if (chance(30))
+		return;	/* left to the file's close */
+	sd.id = chance(80) ? sc.id : (uint32_t)below(8);
+	ret = fz_call(c->fd, DRM_IOCTL_NPU_DMA_SIGNAL_DESTROY, &sd, sizeof(sd), &mutated);
+	if (!mutated && !racing && sd.id == sc.id && ret)
+		fz_fail("SIGNAL_DESTROY of signal %u just made: %d", sc.id, ret);
+}
+
 void op_share(struct fz_ctx *c)
 {
 	int op = (int)below(100);
 
-	if (op < 12)
+	if (op < 6)
+		op_vmm_map(c);
+	else if (op < 9)
+		op_vmm_unmap(c);
+	else if (op < 12)
+		op_signal(c);
+	else if (op < 15)
 		op_mem_info(c);
 	else if (op < 24)
 		op_prime_import(c);

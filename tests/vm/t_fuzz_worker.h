@@ -62,6 +62,9 @@ struct fz_stats {
 	uint64_t imports;	/* PRIME imports of other NPUs' and vgem's dma-bufs */
 	uint64_t junk_fds;	/* PRIME imports of fds that are no dma-buf, refused */
 	uint64_t ipc;		/* IPC_* calls */
+	uint64_t vmm;		/* VMM_MAP / VMM_UNMAP calls */
+	uint64_t vmm_maps;	/* mappings made */
+	uint64_t signals;	/* SIGNAL_CREATE / DESTROY and signal shares */
 	uint64_t ipc_exports;	/* shares made */
 	uint64_t ipc_imports;	/* IPC_IMPORTs made, in the worker and its children */
 	uint64_t ipc_closed;	/* of which closed with IPC_CLOSE */
