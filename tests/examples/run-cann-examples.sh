@@ -41,7 +41,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # name | directory under example/ | NPUs | expectation | why, when not
 # "pass". NPUs: "edu,sim" runs it on NPU 0 and on the sim NPUs, "sim"
 # only on the sim NPUs (it copies megabytes, 25 s per MiB on edu, or
-# its shimmed kernels make thousands of 100 ms edu copies).
+# its shimmed kernels make thousands of 100 ms edu copies), "2,3" once
+# with all NPUs visible (it names NPUs 2 and 3 itself, the sim ones).
 EXAMPLES='
 error_handling|0_quickstart/1_error_handling|edu,sim|pass|
 system_info|0_quickstart/2_system_info|edu,sim|pass|
@@ -55,6 +56,10 @@ d2h_sync_copy|1_basic_features/memory/3_d2h_sync_memory_copy|sim|pass|
 d2h_async_copy|1_basic_features/memory/4_d2h_async_memory_copy|sim|pass|
 d2d_sync_copy|1_basic_features/memory/5_d2d_sync_memory_copy|sim|pass|
 d2d_async_copy|1_basic_features/memory/6_d2d_async_memory_copy|sim|pass|
+phys_share_pid|1_basic_features/memory/7_physical_memory_sharing_withpid|sim|pass|
+phys_share_nopid|1_basic_features/memory/8_physical_memory_sharing_withoutpid|sim|pass|
+ipc_mem_pid|1_basic_features/memory/10_ipc_memory_withpid|sim|pass|
+ipc_mem_nopid|1_basic_features/memory/11_ipc_memory_withoutpid|sim|pass|
 multistream_value|1_basic_features/memory/9_multistream_sync_memory|edu,sim|pass|
 simple_stream|1_basic_features/stream/0_simple_stream|sim|pass|
 multi_stream|1_basic_features/stream/2_multi_stream|sim|pass|
@@ -68,6 +73,8 @@ random_num_task|2_advanced_features/built_in_task/1_random_num_task|sim|build-fa
 ipcevent|2_advanced_features/ipcevent/0_ipcevent|edu,sim|build-fails|aclrtIpcGetEventHandle and aclrtIpcOpenEventHandle not in libacl
 ipcevent_multi_device|2_advanced_features/ipcevent/1_ipcevent_multi_device|edu,sim|build-fails|aclrtIpcGetEventHandle and aclrtIpcOpenEventHandle not in libacl
 simple_label|2_advanced_features/label/0_simple_label|edu,sim|build-fails|labels (aclrtCreateLabel...) and aclmdlRIBuildBegin/BindStream/EndTask not in libacl
+ipc_notify_pid|2_advanced_features/notify/0_ipc_notify_withpid|2,3|pass|
+ipc_notify_nopid|2_advanced_features/notify/1_ipc_notify_withoutpid|2,3|pass|
 model_sync_external|2_advanced_features/model_ri/4_model_sync_external|edu,sim|pass|
 custom_allocator|3_memory_advanced/allocator/0_custom_allocator|edu,sim|pass|
 overflow_detection|4_reliability/overflow_detection/0_overflow_detection|edu,sim|build-fails|saturation mode and overflow status (aclrtSetDeviceSatMode...) not in libacl (compute side)
@@ -80,6 +87,13 @@ programs() {
 	case $1 in
 	h2d_*|d2h_*|d2d_*|*_stream|event_*|callback_hostfunc)
 		echo "main:main.cpp,@cann_kernel_shim.cpp" ;;
+	phys_share_*|ipc_mem_*)
+		echo "proc_a:proc_a.cpp,../file_ops.cpp,@cann_kernel_shim.cpp" \
+			"proc_b:proc_b.cpp,../file_ops.cpp,@cann_kernel_shim.cpp" ;;
+	ipc_notify_*)
+		f=../../../1_basic_features/memory/file_ops.cpp
+		echo "proc_a:proc_a.cpp,$f,@cann_kernel_shim.cpp" \
+			"proc_b:proc_b.cpp,$f,@cann_kernel_shim.cpp" ;;
 	simple_callback)
 		echo "main:main.cpp,callback_sample.cpp,../callback_utils.cpp,@cann_kernel_shim.cpp" ;;
 	multistream_value) echo "main:main.cpp,file_ops.cpp" ;;
@@ -98,6 +112,9 @@ run_example() {
 	local name=$1 bin=$2 rc
 	case $name in
 	multistream_value) rm -rf file && mkdir file ;;
+	phys_share_*|ipc_mem_*|ipc_notify_*)
+		run_pair "$name" "$bin"
+		return ;;
 	esac
 	timeout 120 "$bin/main" > out.txt 2>&1
 	rc=$?
@@ -163,6 +180,35 @@ run_example() {
 	esac
 }
 
+# The examples of two processes, proc_a and proc_b, started together
+# as their run.sh starts them (they meet through files in file/): both
+# must succeed, and the value one writes is the value the other reads
+# (memory: A writes, B reads; notify: B writes, A reads after the
+# notify).
+run_pair() {
+	local name=$1 bin=$2 rc_a=0 rc_b=0 pid_a pid_b a b
+	rm -rf file && mkdir file || return 1
+	timeout 120 "$bin/proc_a" > a.txt 2>&1 &
+	pid_a=$!
+	timeout 120 "$bin/proc_b" > b.txt 2>&1 &
+	pid_b=$!
+	wait $pid_a || rc_a=$?
+	wait $pid_b || rc_b=$?
+	sed 's/^/proc_a: /' a.txt
+	sed 's/^/proc_b: /' b.txt
+	if [ $rc_a -ne 0 ] || [ $rc_b -ne 0 ]; then
+		echo "exit status: proc_a $rc_a, proc_b $rc_b"
+		return 1
+	fi
+	case $name in
+	ipc_notify_*) cp b.txt src.txt && cp a.txt dst.txt ;;
+	*) cp a.txt src.txt && cp b.txt dst.txt ;;
+	esac
+	a=$(sed -n 's/.*Source data: *//p' src.txt | head -1)
+	b=$(sed -n 's/.*Destination data: *//p' dst.txt | head -1)
+	[ -n "$a" ] && [ "$a" = "$b" ]
+}
+
 # The value after "$1" equals the value after "$2" in out.txt, as the
 # example's run.sh compares them.
 same_value() {
@@ -189,7 +235,10 @@ guest() {
 		selected "$name" "$@" || continue
 		[ -f "build/$name.built" ] || continue
 		for vis in "" 2,3; do
-			[ -n "$vis" ] || [ "$npus" = edu,sim ] || continue
+			case $npus,$vis in
+			edu,sim,*|sim,2,3|2,3,) ;;
+			*) continue ;;
+			esac
 			label="$name${vis:+ (ASCEND_RT_VISIBLE_DEVICES=$vis)}"
 			rm -rf "run/$name" && mkdir -p "run/$name" || exit 1
 			echo "=== $label"
@@ -257,6 +306,10 @@ host() {
 		cflags="-g -std=c++17"
 		grep -q -- -Werror "$ex/$dir/CMakeLists.txt" &&
 			cflags="-O2 -std=c++17 -D_GLIBCXX_USE_CXX11_ABI=0 -Wall -Werror"
+		# The notify examples use the memory examples' helpers.
+		case $name in
+		ipc_notify_*) cflags="$cflags -I$ex/1_basic_features/memory" ;;
+		esac
 		for prog in $(programs "$name"); do
 			bin=${prog%%:*}
 			files=${prog#*:}
