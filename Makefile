@@ -124,6 +124,12 @@ soak: module userspace
 	@$(ROOT)/tools/npu-vm run --no-build --timeout $$(( $(SOAK_SECONDS) + 900 )) -- \
 		$(ROOT)/tests/soak/npu-soak -v -t $(SOAK_SECONDS) $(SOAK_ARGS)
 
+# CANN's own runtime examples, built unmodified against our headers and
+# run in the VM; needs a CANN runtime repository (CANN_RUNTIME_SRC), else
+# SKIP. Not part of check: Documentation/testing.rst, "CANN's examples".
+cann-examples: module userspace
+	@$(ROOT)/tests/examples/run-cann-examples.sh
+
 # Installs build only what they install (lib, tools), not the tests.
 INSTALL_DIRS := lib tools man packaging
 
@@ -165,5 +171,6 @@ clean:
 	@rm -rf build
 
 .PHONY: all deps module lint checkpatch userspace unit vmcheck check check-debug demo bench soak \
+	cann-examples \
 	clean install uninstall modules_install dkms-source dkms-install dkms-uninstall \
 	dkms-check

@@ -207,6 +207,13 @@ aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
 /* Address held by @dataBuffer (NULL for a NULL buffer). */
 ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
 
+/* Bytes of one @dataType element (sub-byte types: 1; ACL_STRING: 0). */
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+/* @value rounded to half precision; Inf and NaN saturate to +-65504. */
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+/* @value as a float; exponent 31 is read as a number (0x7c00 = 65536). */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+
 /* Name of the current (else the first) device's SoC; NULL if none. */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 /* The CANN attributes available here: *@num entries at *@cannAttrList. */
