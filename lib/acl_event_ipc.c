@@ -15,27 +15,18 @@
  * read the exporter's completions, so it neither records, queries nor
  * synchronizes it (207000).
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "acl_objects.h"
 #include "acl_error.h"
 #include "acl_device.h"
 #include "acl_kmd.h"
+#include "acl_mem.h"
 #include "acl_ring.h"
 #include "acl_stream.h"
 #include "acl_submit.h"
 
 #define ACL_EVENT_IPC_PREFIX	"evt"
-
-static void acl_event_key_format(char *buf, size_t size, int phys,
-				 const uint64_t k[2])
-{
-	snprintf(buf, size, ACL_EVENT_IPC_PREFIX "%d:%016llx%016llx", phys,
-		 (unsigned long long)k[0], (unsigned long long)k[1]);
-}
 
 ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event,
 						    aclrtIpcEventHandle *handle)
@@ -79,8 +70,8 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event,
 	}
 	if (!ret) {
 		memset(handle, 0, sizeof(*handle));
-		acl_event_key_format(handle->reserved, sizeof(handle->reserved),
-				     e->dev->phys, e->ipc_key);
+		acl_key_format(handle->reserved, sizeof(handle->reserved),
+			       ACL_EVENT_IPC_PREFIX, e->dev->phys, e->ipc_key);
 	}
 	pthread_mutex_unlock(&e->lock);
 	return ret;
@@ -89,52 +80,31 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event,
 ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle,
 						     aclrtEvent *event)
 {
-	struct npu_dma_ipc_import m = { .flags = NPU_DMA_IPC_IMPORT_F_SIGNAL };
-	char canon[sizeof(handle.reserved)], hi[17];
-	const char *key = handle.reserved, *colon;
-	struct acl_context *ctx;
+	struct acl_device *dev = NULL;
 	struct acl_event *e;
+	uint32_t id = 0;
 	uint64_t k[2];
 	aclError ret;
-	int phys, err;
+	int phys;
 
 	ACL_ENTER();
 	if (!event)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "event is NULL");
 	handle.reserved[sizeof(handle.reserved) - 1] = 0;
-	colon = strchr(key, ':');
-	if (strncmp(key, ACL_EVENT_IPC_PREFIX, 3) || !colon ||
-	    strlen(colon + 1) != 32 || sscanf(key + 3, "%d", &phys) != 1)
+	if (acl_key_parse(handle.reserved, ACL_EVENT_IPC_PREFIX, &phys, k))
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "handle is not one of aclrtIpcGetEventHandle");
-	memcpy(hi, colon + 1, 16);
-	hi[16] = 0;
-	k[0] = strtoull(hi, NULL, 16);
-	k[1] = strtoull(colon + 17, NULL, 16);
-	acl_event_key_format(canon, sizeof(canon), phys, k);
-	if (strcmp(canon, key))
-		return acl_err(ACL_ERROR_INVALID_PARAM,
-			       "handle is not one of aclrtIpcGetEventHandle");
-	ctx = acl_current_ctx();
-	if (!ctx)
-		return ACL_ERROR_RT_CONTEXT_NULL;
 	/* The driver's signals cross NPUs: it opens on the current one. */
-	m.key[0] = k[0];
-	m.key[1] = k[1];
-	err = acl_kmd_ipc_import(ctx->dev->fd, &m);
-	if (err == -ENOENT || err == -EINVAL)
-		return acl_err(ACL_ERROR_INVALID_PARAM,
-			       "handle %s names no event (destroyed, or its "
-			       "process exited)", key);
-	if (err)
-		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_IPC_IMPORT");
+	ret = acl_signal_import(k, handle.reserved, "event", &dev, &id);
+	if (ret)
+		return ret;
 	ret = aclrtCreateEventExWithFlag((aclrtEvent *)&e, ACL_EVENT_IPC);
 	if (ret) {
-		acl_kmd_signal_destroy(ctx->dev->fd, m.handle);
+		acl_kmd_signal_destroy(dev->fd, id);
 		return ret;
 	}
 	e->ipc_opened = true;
-	__atomic_store_n(&e->sig, m.handle, __ATOMIC_RELEASE);
+	__atomic_store_n(&e->sig, id, __ATOMIC_RELEASE);
 	*event = e;
 	return ACL_SUCCESS;
 }

@@ -47,25 +47,28 @@ static pthread_mutex_t acl_ipc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_ipc_entry *acl_ipc;
 static size_t acl_ipc_n, acl_ipc_cap;
 
-static void acl_ipc_format(char *buf, int phys, const uint64_t k[2])
+void acl_key_format(char *buf, size_t size, const char *prefix, int phys,
+		    const uint64_t k[2])
 {
-	snprintf(buf, ACL_IPC_KEY_MAX, "npu%d:%016" PRIx64 "%016" PRIx64,
-		 phys, k[0], k[1]);
+	snprintf(buf, size, "%s%d:%016" PRIx64 "%016" PRIx64, prefix, phys,
+		 k[0], k[1]);
 }
 
-/* Parse a key string: 0, or -1 when it is none of ours. */
-static int acl_ipc_parse(const char *key, int *phys, uint64_t k[2])
+int acl_key_parse(const char *key, const char *prefix, int *phys,
+		  uint64_t k[2])
 {
+	size_t plen = strlen(prefix);
 	char hi[17], canon[ACL_IPC_KEY_MAX];
 	const char *colon;
 	char *end;
 	long n;
 
-	if (strncmp(key, "npu", 3) || strnlen(key, ACL_IPC_KEY_MAX) >= ACL_IPC_KEY_MAX)
+	if (!key || strncmp(key, prefix, plen) ||
+	    strnlen(key, ACL_IPC_KEY_MAX) >= ACL_IPC_KEY_MAX)
 		return -1;
-	n = strtol(key + 3, &end, 10);
+	n = strtol(key + plen, &end, 10);
 	colon = end;
-	if (end == key + 3 || *colon != ':' || n < 0 || n >= ACL_MAX_DEVICES ||
+	if (end == key + plen || *colon != ':' || n < 0 || n >= ACL_MAX_DEVICES ||
 	    strlen(colon + 1) != 32)
 		return -1;
 	memcpy(hi, colon + 1, 16);
@@ -74,8 +77,36 @@ static int acl_ipc_parse(const char *key, int *phys, uint64_t k[2])
 	k[1] = strtoull(colon + 17, NULL, 16);
 	*phys = (int)n;
 	/* Only the one spelling we hand out (no signs, spaces or case). */
-	acl_ipc_format(canon, *phys, k);
+	acl_key_format(canon, sizeof(canon), prefix, *phys, k);
 	return strcmp(canon, key) ? -1 : 0;
+}
+
+aclError acl_signal_import(const uint64_t k[2], const char *key,
+			   const char *what, struct acl_device **dev,
+			   uint32_t *id)
+{
+	struct npu_dma_ipc_import m = {
+		.key = { k[0], k[1] }, .flags = NPU_DMA_IPC_IMPORT_F_SIGNAL,
+	};
+	struct acl_context *ctx = acl_current_ctx();
+	int err;
+
+	if (!ctx)
+		return ACL_ERROR_RT_CONTEXT_NULL;
+	err = acl_kmd_ipc_import(ctx->dev->fd, &m);
+	if (err == -EACCES)
+		return acl_err(ACL_ERROR_RT_NO_PERMISSION,
+			       "key=%s: this process is not on the %s's import list",
+			       key, what);
+	if (err == -ENOENT || err == -EINVAL)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "key=%s names no shared %s (destroyed, or its "
+			       "process exited)", key, what);
+	if (err)
+		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_IPC_IMPORT");
+	*dev = ctx->dev;
+	*id = m.handle;
+	return ACL_SUCCESS;
 }
 
 /* The entry of @key that is still valid (acl_ipc_lock held), or NULL. */
@@ -172,7 +203,7 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size,
 	} else {
 		e.k[0] = x.key[0];
 		e.k[1] = x.key[1];
-		acl_ipc_format(e.key, dev->phys, e.k);
+		acl_key_format(e.key, sizeof(e.key), "npu", dev->phys, e.k);
 		e.dev = dev;
 		e.gen = dev->gen;
 		e.dev_addr = x.dev_addr;
@@ -318,7 +349,7 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr,
 	if (flags > ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS)
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "flags=%#" PRIx64 " is not an import flag", flags);
-	if (acl_ipc_parse(key, &phys, k))
+	if (acl_key_parse(key, "npu", &phys, k))
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "key=%.64s is not a key of aclrtIpcMemGetExportKey",
 			       key);
@@ -405,7 +436,7 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key,
 	ACL_ENTER();
 	if (!key)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "key=NULL");
-	if (acl_ipc_parse(key, &phys, k))
+	if (acl_key_parse(key, "npu", &phys, k))
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "key=%.64s is not a key of aclrtIpcMemGetExportKey",
 			       key);

@@ -183,6 +183,24 @@ void acl_peer_forget(struct acl_device *dev);
 /* ---- acl_ipc.c, acl_vmm.c: shared and virtual memory ----------------- */
 
 /*
+ * Keys of shared objects as strings: "<prefix><N>:<32 hex digits>", N the
+ * driver's NPU index. Parse: 0 (and the NPU and key), or -1 for anything
+ * but that exact spelling.
+ */
+void acl_key_format(char *buf, size_t size, const char *prefix, int phys,
+		    const uint64_t k[2]);
+int acl_key_parse(const char *key, const char *prefix, int *phys,
+		  uint64_t k[2]);
+/*
+ * A signal shared by key @k (string @key, a shared @what: "notify",
+ * "event") into the current device's file: its device and id there, or
+ * an aclError recorded.
+ */
+aclError acl_signal_import(const uint64_t k[2], const char *key,
+			   const char *what, struct acl_device **dev,
+			   uint32_t *id);
+
+/*
  * In a forked child: what the parent exported, imported, reserved and
  * mapped is forgotten (its files are not the child's), the locks new.
  */

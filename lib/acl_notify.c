@@ -28,9 +28,7 @@
  * creating device, at most CANN's A2/A3 per-device count.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "acl_objects.h"
 #include "acl_error.h"
@@ -38,6 +36,7 @@
 #include "acl_stream.h"
 #include "acl_htask.h"
 #include "acl_kmd.h"
+#include "acl_mem.h"
 #include "acl_submit.h"
 
 #define ACL_NOTIFY_MAGIC	0x61636c6eU	/* "acln" */
@@ -365,9 +364,7 @@ ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify,
 			n->key[1] = x.key[1];
 			n->exported = true;
 			__atomic_store_n(&n->sig, sig, __ATOMIC_RELEASE);
-			snprintf(key, len, "ntf%d:%016llx%016llx", n->dev->phys,
-				 (unsigned long long)x.key[0],
-				 (unsigned long long)x.key[1]);
+			acl_key_format(key, len, "ntf", n->dev->phys, n->key);
 		}
 	}
 	pthread_mutex_unlock(&n->lock);
@@ -404,35 +401,16 @@ ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify,
 	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_IPC_SET_PIDS") : ACL_SUCCESS;
 }
 
-/* "ntf<N>:<32 hex>": 0 and the key, or -1. */
-static int acl_notify_parse(const char *key, uint64_t k[2])
-{
-	char canon[ACL_NOTIFY_KEY_LEN], hi[17];
-	const char *colon = key ? strchr(key, ':') : NULL;
-	int phys;
-
-	if (!colon || strncmp(key, "ntf", 3) || strlen(colon + 1) != 32 ||
-	    sscanf(key + 3, "%d", &phys) != 1)
-		return -1;
-	memcpy(hi, colon + 1, 16);
-	hi[16] = 0;
-	k[0] = strtoull(hi, NULL, 16);
-	k[1] = strtoull(colon + 17, NULL, 16);
-	snprintf(canon, sizeof(canon), "ntf%d:%016llx%016llx", phys,
-		 (unsigned long long)k[0], (unsigned long long)k[1]);
-	return strcmp(canon, key) ? -1 : 0;
-}
-
 ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify,
 						    const char *key,
 						    uint64_t flags)
 {
-	struct npu_dma_ipc_import m = { .flags = NPU_DMA_IPC_IMPORT_F_SIGNAL };
-	struct acl_context *ctx;
+	struct acl_device *dev = NULL;
 	struct acl_notify *n;
 	uint64_t k[2];
+	uint32_t id = 0;
 	aclError ret;
-	int err;
+	int phys;
 
 	ACL_ENTER();
 	if (!notify)
@@ -441,34 +419,20 @@ ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify,
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "flags=%#llx is not an import flag",
 			       (unsigned long long)flags);
-	if (acl_notify_parse(key, k))
+	if (acl_key_parse(key, "ntf", &phys, k))
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "key=%.64s is not a key of aclrtNotifyGetExportKey",
 			       key ? key : "(null)");
 	/* The driver's signals cross NPUs: it is imported on the current one. */
-	ctx = acl_current_ctx();
-	if (!ctx)
-		return ACL_ERROR_RT_CONTEXT_NULL;
-	m.key[0] = k[0];
-	m.key[1] = k[1];
-	err = acl_kmd_ipc_import(ctx->dev->fd, &m);
-	if (err == -EACCES)
-		return acl_err(ACL_ERROR_RT_NO_PERMISSION,
-			       "key=%s: this process is not on its import list "
-			       "(aclrtNotifySetImportPid)", key);
-	if (err == -ENOENT || err == -EINVAL)
-		return acl_err(ACL_ERROR_INVALID_PARAM,
-			       "key=%s names no shared notify (destroyed, or its "
-			       "process exited)", key);
-	if (err)
-		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_IPC_IMPORT");
+	ret = acl_signal_import(k, key, "notify", &dev, &id);
+	if (ret)
+		return ret;
 	ret = aclrtCreateNotify((aclrtNotify *)&n, ACL_NOTIFY_DEFAULT);
 	if (ret) {
-		acl_kmd_signal_destroy(ctx->dev->fd, m.handle);
+		acl_kmd_signal_destroy(dev->fd, id);
 		return ret;
 	}
-	__atomic_store_n(&n->sig, m.handle, __ATOMIC_RELEASE);
+	__atomic_store_n(&n->sig, id, __ATOMIC_RELEASE);
 	*notify = n;
 	return ACL_SUCCESS;
 }
-

@@ -692,6 +692,7 @@ END_TEST
 int main(void)
 {
 	const char *exec_arg = getenv(FZ_EXEC_ENV);
+	int was, ret;
 	Suite *s;
 	TCase *tc;
 
@@ -705,5 +706,8 @@ int main(void)
 	tcase_set_timeout(tc, (double)env_u64("NPU_FUZZ_SECONDS", 45) + 240);
 	tcase_add_test(tc, test_fuzz);
 	suite_add_tcase(s, tc);
-	return t_run_suite(s);
+	was = t_vgem_loaded();
+	ret = t_run_suite(s);
+	t_vgem_restore(was);
+	return ret;
 }

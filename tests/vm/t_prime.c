@@ -650,5 +650,8 @@ static Suite *prime_suite(void)
 
 int main(void)
 {
-	return t_run_suite(prime_suite());
+	int was = t_vgem_loaded(), ret = t_run_suite(prime_suite());
+
+	t_vgem_restore(was);
+	return ret;
 }

@@ -90,4 +90,22 @@ static inline int t_npu_wait(int index, int ms)
 	return 0;
 }
 
+/*
+ * vgem (a DRM driver that is not ours) loaded for a test program: put
+ * back as it was after the program, or its DRM nodes stay among the
+ * guest's for every later program (t_install counts the nodes libacl
+ * names). t_vgem_loaded() before, t_vgem_restore() with its answer after.
+ */
+static inline int t_vgem_loaded(void)
+{
+	return !access("/sys/module/vgem", F_OK);
+}
+
+static inline void t_vgem_restore(int was_loaded)
+{
+	if (!was_loaded && t_vgem_loaded() &&
+	    system("modprobe -r vgem >/dev/null 2>&1"))
+		fprintf(stderr, "vgem stays loaded (still in use)\n");
+}
+
 #endif /* T_VM_H */
