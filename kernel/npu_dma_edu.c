@@ -286,6 +286,15 @@ static int npu_edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 			edu_dma_bits, ret);
 		return ret;
 	}
+	/*
+	 * The engine moves less than its 4 KiB buffer at a time and the
+	 * driver walks every mapping page by page: a segment may be any
+	 * length. Without this, an exporter that merges contiguous pages (a
+	 * huge page, a sim NPU's memory) trips the DMA API's 64 KiB default.
+	 */
+	ret = dma_set_max_seg_size(dev, UINT_MAX);
+	if (ret)
+		return ret;
 	pci_set_master(pdev);
 
 	ret = npu_edu_irq_init(edu);

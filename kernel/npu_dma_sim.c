@@ -219,6 +219,10 @@ static int npu_sim_probe(struct platform_device *pdev)
 	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
 	if (ret)
 		return ret;
+	/* Imports are walked page by page: a segment may be any length. */
+	ret = dma_set_max_seg_size(&pdev->dev, UINT_MAX);
+	if (ret)
+		return ret;
 
 	ndev = npu_dma_device_create(&pdev->dev, NPU_DMA_BACKEND_SIM,
 				     &npu_sim_ops, sim);

@@ -478,25 +478,22 @@ static int udmabuf_create(int memfd, size_t len)
 	return buf;
 }
 
-/* Host memory as a dma-buf: a source and a destination of the NPU. */
-START_TEST(test_udmabuf)
+/*
+ * Host memory as a dma-buf: a source and a destination of the NPU.
+ * memfd holds len bytes; the first span of them is copied each way.
+ */
+static void udmabuf_round_trip(int npu, int memfd, size_t len, size_t span)
 {
-	int npu = _i, fd, memfd, buf;
-	size_t len = len_of(npu);
-	unsigned char *host = malloc(len), *m;
+	unsigned char *host = malloc(span), *m;
 	struct npu_dma_mem_info mi;
 	struct npu_raw_queue q;
+	int fd, buf;
 	uint64_t dev;
 	uint32_t h, ih;
 
-	T_SKIP_UNLESS(npu < nr_npus, "no NPU %d", npu);
-	memfd = memfd_create("t_prime", MFD_ALLOW_SEALING | MFD_CLOEXEC);
-	ck_assert_int_ge(memfd, 0);
-	ck_assert_int_eq(ftruncate(memfd, len), 0);
-	ck_assert_int_eq(fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
 	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
 	ck_assert_ptr_ne(m, MAP_FAILED);
-	pattern(m, len, 51);
+	pattern(m, span, 51);
 	buf = udmabuf_create(memfd, len);
 	if (buf < 0) {
 		munmap(m, len);
@@ -511,30 +508,100 @@ START_TEST(test_udmabuf)
 	close(buf);
 	mi = mem_info(fd, ih);
 	ck_assert_uint_eq(mi.flags, NPU_DMA_MEM_INFO_F_IMPORTED);
+	ck_assert_uint_eq(mi.size, len);
 
 	/* memfd -> device memory -> host: the memfd's bytes. */
-	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
-	ck_assert_int_eq(copy_dev(&q, dev, mi.dev_addr, len), 0);
-	ck_assert_int_eq(host_copy(&q, dev, host, len, 0), 0);
-	ck_assert_int_eq(memcmp(host, m, len), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, span, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
+	ck_assert_int_eq(copy_dev(&q, dev, mi.dev_addr, span), 0);
+	ck_assert_int_eq(host_copy(&q, dev, host, span, 0), 0);
+	ck_assert_int_eq(memcmp(host, m, span), 0);
 	/* And the other way: the NPU writes the memfd's pages. */
-	pattern(host, len, 53);
-	ck_assert_int_eq(host_copy(&q, dev, host, len, 1), 0);
-	ck_assert_int_eq(copy_dev(&q, mi.dev_addr, dev, len), 0);
-	ck_assert_int_eq(memcmp(host, m, len), 0);
+	pattern(host, span, 53);
+	ck_assert_int_eq(host_copy(&q, dev, host, span, 1), 0);
+	ck_assert_int_eq(copy_dev(&q, mi.dev_addr, dev, span), 0);
+	ck_assert_int_eq(memcmp(host, m, span), 0);
 
 	/* The memfd's mapping and fd go first: the import holds the pages. */
 	munmap(m, len);
 	close(memfd);
-	ck_assert_int_eq(host_copy(&q, mi.dev_addr, host, len, 0), 0);
-	pattern(m = malloc(len), len, 53);
-	ck_assert_int_eq(memcmp(host, m, len), 0);
+	ck_assert_int_eq(host_copy(&q, mi.dev_addr, host, span, 0), 0);
+	pattern(m = malloc(span), span, 53);
+	ck_assert_int_eq(memcmp(host, m, span), 0);
 	free(m);
 	gem_close(fd, ih);
 	gem_close(fd, h);
 	npu_raw_queue_destroy(&q);
 	close(fd);
 	free(host);
+}
+
+START_TEST(test_udmabuf)
+{
+	int npu = _i, memfd;
+	size_t len = len_of(npu);
+
+	T_SKIP_UNLESS(npu < nr_npus, "no NPU %d", npu);
+	memfd = memfd_create("t_prime", MFD_ALLOW_SEALING | MFD_CLOEXEC);
+	ck_assert_int_ge(memfd, 0);
+	ck_assert_int_eq(ftruncate(memfd, len), 0);
+	ck_assert_int_eq(fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
+	udmabuf_round_trip(npu, memfd, len, len);
+}
+END_TEST
+
+#define HUGE_LEN	(2UL << 20)
+#define HUGEPAGES	"/proc/sys/vm/nr_hugepages"
+
+static long hugepages_get(void)
+{
+	FILE *f = fopen(HUGEPAGES, "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+static void hugepages_set(long n)
+{
+	FILE *f = fopen(HUGEPAGES, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%ld\n", n);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/*
+ * A huge page is one scatterlist segment of 2 MiB, longer than the 64 KiB
+ * the DMA API assumes of a device that states no limit: mapping it for an
+ * NPU must not trip CONFIG_DMA_API_DEBUG's segment check (the sanitizer
+ * kernel, the only one with udmabuf, has it on).
+ */
+START_TEST(test_udmabuf_huge_page)
+{
+	int npu = _i, memfd;
+	long was = hugepages_get();
+
+	T_SKIP_UNLESS(npu < nr_npus, "no NPU %d", npu);
+	T_SKIP_UNLESS(access("/dev/udmabuf", F_OK) == 0,
+		      "no /dev/udmabuf in this kernel");
+	T_SKIP_UNLESS(was >= 0, "no huge pages in this kernel");
+	hugepages_set(was + 1);
+	if (hugepages_get() != was + 1) {
+		hugepages_set(was);
+		t_skip("no free huge page");
+		return;
+	}
+	memfd = memfd_create("t_prime", MFD_ALLOW_SEALING | MFD_CLOEXEC |
+			     MFD_HUGETLB);
+	ck_assert_int_ge(memfd, 0);
+	ck_assert_int_eq(ftruncate(memfd, HUGE_LEN), 0);
+	ck_assert_int_eq(fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
+	udmabuf_round_trip(npu, memfd, HUGE_LEN, len_of(npu));
+	hugepages_set(was);
 }
 END_TEST
 
@@ -642,6 +709,7 @@ static Suite *prime_suite(void)
 	tcase_add_loop_test(tc, test_share_with_child, 0, 3);
 	tcase_add_loop_test(tc, test_exporter_dies, 0, 3);
 	tcase_add_loop_test(tc, test_udmabuf, 0, 3);
+	tcase_add_loop_test(tc, test_udmabuf_huge_page, 0, 3);
 	tcase_add_test(tc, test_mem_info_refuses);
 	tcase_add_test(tc, test_import_over_memcg);
 	suite_add_tcase(s, tc);
