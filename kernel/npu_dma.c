@@ -54,20 +54,29 @@ typedef int (*npu_dma_ioctl_fn)(struct npu_dma_ctx *ctx, void *data);
  * aborting the queues they may wait on) before it tears anything down.
  * All but GET_INFO are for the opener's address space only.
  */
-static int npu_dma_call(struct drm_device *drm, struct drm_file *file,
-			void *data, npu_dma_ioctl_fn fn, bool owner_only)
+static int npu_dma_enter(struct drm_device *drm, struct drm_file *file,
+			 bool owner_only, int *idx)
 {
 	struct npu_dma_ctx *ctx = file->driver_priv;
-	int idx, ret;
 
-	if (!drm_dev_enter(drm, &idx))
+	if (!drm_dev_enter(drm, idx))
 		return -ENODEV;
 	if (owner_only && current->mm != ctx->mm) {
 		npu_dbg(ctx->ndev, "ioctl from a process that did not open the device\n");
-		ret = -EPERM;
-	} else {
-		ret = fn(ctx, data);
+		drm_dev_exit(*idx);
+		return -EPERM;
 	}
+	return 0;
+}
+
+static int npu_dma_call(struct drm_device *drm, struct drm_file *file,
+			void *data, npu_dma_ioctl_fn fn, bool owner_only)
+{
+	int idx, ret = npu_dma_enter(drm, file, owner_only, &idx);
+
+	if (ret)
+		return ret;
+	ret = fn(file->driver_priv, data);
 	drm_dev_exit(idx);
 	return ret;
 }
@@ -100,6 +109,29 @@ NPU_DMA_IOCTL(vmm_unmap, true)
 NPU_DMA_IOCTL(signal_create, true)
 NPU_DMA_IOCTL(signal_destroy, true)
 
+/*
+ * SIGNAL_WAIT looks its signal up inside drm_dev_enter() but sleeps
+ * outside: a host waiting for another process must not hold up the
+ * NPU's removal, which waits for every such section to end. The signal
+ * lives on its own references, not on the device.
+ */
+static int npu_dma_signal_wait(struct drm_device *drm, void *data,
+			       struct drm_file *file)
+{
+	struct npu_dma_signal *sig;
+	int idx, ret;
+	u64 target;
+
+	ret = npu_dma_enter(drm, file, true, &idx);
+	if (ret)
+		return ret;
+	sig = npu_dma_signal_wait_begin(file->driver_priv, data, &target);
+	drm_dev_exit(idx);
+	if (IS_ERR(sig))
+		return PTR_ERR(sig);
+	return npu_dma_signal_wait_end(sig, target, data);
+}
+
 #define NPU_DMA_IOCTL_DEF(ioctl, func) \
 	DRM_IOCTL_DEF_DRV(NPU_DMA_##ioctl, func, DRM_RENDER_ALLOW)
 
@@ -123,6 +155,7 @@ static const struct drm_ioctl_desc npu_dma_ioctls[] = {
 	NPU_DMA_IOCTL_DEF(VMM_UNMAP, npu_dma_vmm_unmap),
 	NPU_DMA_IOCTL_DEF(SIGNAL_CREATE, npu_dma_signal_create),
 	NPU_DMA_IOCTL_DEF(SIGNAL_DESTROY, npu_dma_signal_destroy),
+	NPU_DMA_IOCTL_DEF(SIGNAL_WAIT, npu_dma_signal_wait),
 };
 
 /*

@@ -20,10 +20,15 @@
  * destroys it, the signal is dead: waits not met end with -EPIPE, never
  * hang. Signals are not allowed in graphs: a replay would reuse the
  * record numbers its validation took.
+ *
+ * A host waits by SIGNAL_WAIT, on the signal's wait queue, for what a
+ * WAIT_SIGNAL would wait for: the records submitted before the call.
  */
 
+#include <linux/ktime.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include "npu_dma_job.h"
@@ -42,6 +47,7 @@
  * @consumed: records that wait-and-reset waits have taken
  * @owner: the creating file's context while it holds the signal
  * @dead: the creator let go: waits not met fail
+ * @wq: hosts in SIGNAL_WAIT; woken when a record is done or @dead is set
  */
 struct npu_dma_signal {
 	struct kref ref;
@@ -51,6 +57,7 @@ struct npu_dma_signal {
 	u64 consumed;
 	struct npu_dma_ctx *owner;
 	bool dead;
+	wait_queue_head_t wq;
 };
 
 static void npu_signal_free(struct kref *ref)
@@ -125,9 +132,11 @@ static void npu_signal_drop(struct npu_dma_ctx *ctx, struct npu_dma_signal *sig)
 		died = true;
 	}
 	spin_unlock(&sig->lock);
-	npu_dma_signal_put(sig);
-	if (died)
+	if (died) {
+		wake_up_all(&sig->wq);
 		npu_dma_sched_kick_waiting();
+	}
+	npu_dma_signal_put(sig);
 }
 
 /**
@@ -158,6 +167,7 @@ int npu_dma_signal_create_ioctl(struct npu_dma_ctx *ctx, void *data)
 		return -ENOMEM;
 	kref_init(&sig->ref);
 	spin_lock_init(&sig->lock);
+	init_waitqueue_head(&sig->wq);
 	sig->owner = ctx;
 	ret = npu_dma_signal_add(ctx, sig, &req->id);
 	if (ret) {
@@ -245,4 +255,78 @@ void npu_dma_signal_done(struct npu_dma_job *job)
 	if (job->sig_target > sig->completed)
 		WRITE_ONCE(sig->completed, job->sig_target);
 	spin_unlock(&sig->lock);
+	wake_up_all(&sig->wq);
+}
+
+/* Are the records up to @target done, or never to be? */
+static bool npu_signal_reached(const struct npu_dma_signal *sig, u64 target)
+{
+	return READ_ONCE(sig->completed) >= target || READ_ONCE(sig->dead);
+}
+
+/* Sleep until @target is reached or CLOCK_MONOTONIC passes @deadline. */
+static int npu_signal_sleep(struct npu_dma_signal *sig, u64 target,
+			    s64 deadline)
+{
+	ktime_t left;
+
+	if (deadline == S64_MAX)
+		return wait_event_interruptible(sig->wq,
+						npu_signal_reached(sig, target));
+	left = ktime_sub(ns_to_ktime(deadline), ktime_get());
+	if (ktime_to_ns(left) <= 0)
+		return -ETIME;
+	return wait_event_interruptible_hrtimeout(sig->wq,
+						  npu_signal_reached(sig, target),
+						  left);
+}
+
+/**
+ * npu_dma_signal_wait_begin() - SIGNAL_WAIT's checks, and its target
+ * @ctx: the caller's file's context
+ * @data: its struct npu_dma_signal_wait
+ * @target: out: the records submitted so far, which it waits for
+ *
+ * Return: the signal, referenced; or ERR_PTR(-EINVAL / -ENOENT).
+ */
+struct npu_dma_signal *npu_dma_signal_wait_begin(struct npu_dma_ctx *ctx,
+						 void *data, u64 *target)
+{
+	struct npu_dma_signal_wait *req = data;
+	struct npu_dma_signal *sig;
+
+	if ((req->flags & ~NPU_DMA_SIGNAL_WAIT_F_QUERY) || req->reserved[0] ||
+	    req->reserved[1])
+		return ERR_PTR(-EINVAL);
+	sig = npu_dma_signal_lookup(ctx, req->id);
+	if (!sig)
+		return ERR_PTR(-ENOENT);
+	spin_lock(&sig->lock);
+	*target = sig->submitted;
+	spin_unlock(&sig->lock);
+	return sig;
+}
+
+/**
+ * npu_dma_signal_wait_end() - SIGNAL_WAIT's wait; drops the reference
+ * @sig: from npu_dma_signal_wait_begin()
+ * @target: likewise
+ * @data: the struct npu_dma_signal_wait
+ *
+ * Return: 0 when the records up to @target are done; -EBUSY (a query),
+ * -ETIME, -ERESTARTSYS, or -EPIPE (the creator let go first).
+ */
+int npu_dma_signal_wait_end(struct npu_dma_signal *sig, u64 target,
+			    void *data)
+{
+	struct npu_dma_signal_wait *req = data;
+	int ret = 0;
+
+	if (!npu_signal_reached(sig, target))
+		ret = (req->flags & NPU_DMA_SIGNAL_WAIT_F_QUERY) ? -EBUSY :
+		      npu_signal_sleep(sig, target, req->timeout_ns);
+	if (!ret && READ_ONCE(sig->completed) < target)
+		ret = -EPIPE;	/* its creator let go first */
+	npu_dma_signal_put(sig);
+	return ret;
 }

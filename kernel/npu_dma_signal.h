@@ -28,4 +28,10 @@ void npu_dma_signal_done(struct npu_dma_job *job);
 int npu_dma_signal_create_ioctl(struct npu_dma_ctx *ctx, void *data);
 int npu_dma_signal_destroy_ioctl(struct npu_dma_ctx *ctx, void *data);
 
+/* SIGNAL_WAIT: its checks and lookup, then its sleep (npu_dma.c). */
+struct npu_dma_signal *npu_dma_signal_wait_begin(struct npu_dma_ctx *ctx,
+						 void *data, u64 *target);
+int npu_dma_signal_wait_end(struct npu_dma_signal *sig, u64 target,
+			    void *data);
+
 #endif /* __NPU_DMA_SIGNAL_H__ */

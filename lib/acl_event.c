@@ -286,25 +286,10 @@ static struct acl_event *acl_event_for_work(aclrtEvent event,
 	return *s ? e : NULL;
 }
 
-/* An event opened from another process's handle: stream waits only. */
-static aclError acl_event_opened(struct acl_event *e, aclError *ret)
-{
-	*ret = ACL_SUCCESS;
-	if (e->ipc_opened)
-		*ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "event=%p was opened from an IPC handle: only "
-			       "stream waits may use it", (void *)e);
-	return *ret;
-}
-
 /* Records and resets: not a device-only event, a stream of its device. */
 static aclError acl_event_host_usable(struct acl_event *e,
 				      struct acl_stream *s)
 {
-	aclError ret;
-
-	if (acl_event_opened(e, &ret))
-		return ret;
 	if (e->flags & ACL_EVENT_DEVICE_USE_ONLY)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "event=%p is DEVICE_USE_ONLY", (void *)e);
@@ -454,13 +439,21 @@ static aclError acl_query_event(aclrtEvent event, const void *status,
 	struct acl_event *e;
 	bool recorded;
 	aclError ret;
+	int err;
 
 	if (!status)
 		return acl_err(ACL_ERROR_INVALID_PARAM, "status is NULL");
 	e = acl_event_lookup(event, "event", &ret);
-	if (e && !acl_event_opened(e, &ret) &&
-	    !acl_event_captured(e, "event", &ret))
-		*done = acl_event_done(e, &recorded);
+	if (!e || acl_event_captured(e, "event", &ret))
+		return ret;
+	*done = acl_event_done(e, &recorded);
+	/* Shared: the other processes' records too (acl_event_ipc.c). */
+	if (*done) {
+		err = acl_event_ipc_sync(e, 0, true);
+		*done = !err;
+		if (err && err != -EBUSY)
+			ret = acl_err_sys(err, "querying the shared event");
+	}
 	return ret;
 }
 
@@ -498,20 +491,26 @@ static aclError acl_sync_event(aclrtEvent event, int32_t timeout)
 	struct acl_event *e;
 	uint64_t seq;
 	aclError ret;
-	int err;
+	int err = 0;
 
 	e = acl_event_lookup(event, "event", &ret);
-	if (!e || acl_event_opened(e, &ret) || acl_event_captured(e, "event", &ret))
+	if (!e || acl_event_captured(e, "event", &ret))
 		return ret;
-	if (!acl_event_record_of(e, &r, &seq))
-		return ACL_SUCCESS;
-	err = acl_ring_wait(r, seq, timeout);
-	if (err == -ETIMEDOUT)
+	if (acl_event_record_of(e, &r, &seq)) {
+		err = acl_ring_wait(r, seq, timeout);
+		acl_ring_put(r);
+	}
+	/*
+	 * Shared: then the other processes' records. The limit applies to
+	 * each part; only an application that shares events waits twice.
+	 */
+	if (!err)
+		err = acl_event_ipc_sync(e, timeout, false);
+	if (err == -ETIMEDOUT || err == -ETIME)
 		ret = acl_err(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
 			      "event=%p not reached after %d ms", event, timeout);
 	else if (err)
 		ret = acl_err_sys(err, "waiting for the event");
-	acl_ring_put(r);
 	return ret;
 }
 
@@ -714,15 +713,20 @@ static aclError acl_wait_event(aclrtStream stream, aclrtEvent event,
 	ret = acl_event_op_flag(e, &e->wait_flag, flag, "wait");
 	if (ret)
 		return ret;
-	if (!acl_event_record_of(e, &r, &seq))
-		return ACL_SUCCESS;	/* nothing captured: nothing to wait for */
-	if (acl_ring_completed(r) < seq)
-		err = acl_queue_wait(s, r, seq, timeout_s, &last);
-	acl_ring_put(r);
+	/* Never recorded (or nothing captured): nothing of ours to wait for. */
+	if (acl_event_record_of(e, &r, &seq)) {
+		if (acl_ring_completed(r) < seq)
+			err = acl_queue_wait(s, r, seq, timeout_s, &last);
+		acl_ring_put(r);
+	}
 	if (err)
 		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT");
 	if (last)
 		acl_event_add_wait(e, s->ring, last);
+	/* Shared: the importers' records too, where the driver can wait. */
+	if (__atomic_load_n(&e->sig, __ATOMIC_ACQUIRE) &&
+	    s->ctx->dev == e->dev && !acl_stream_capturing(s))
+		return acl_event_ipc_wait(e, s);
 	return ACL_SUCCESS;
 }
 
@@ -791,6 +795,10 @@ ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event,
 
 	ACL_ENTER();
 	e = acl_event_for_work(event, stream, &s, &ret);
+	if (e && e->ipc_opened)
+		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "event=%p was opened from an IPC handle: its "
+			       "exporter resets it", event);
 	if (!e || (ret = acl_event_host_usable(e, s)) ||
 	    (ret = acl_event_need_sync(e)))
 		return ret;

@@ -10,12 +10,17 @@
  * SIGNAL descriptor behind its EVENT_RECORD), so the opened event's
  * waits (WAIT_SIGNAL) wait, in the driver, for the records the exporter
  * submitted before: CANN's "the most recent record". If the exporter
- * dies first, such a wait ends with an error instead of hanging. An
- * opened event is for stream waits only: the importing process cannot
- * read the exporter's completions, so it neither records, queries nor
- * synchronizes it (207000).
+ * dies first, such a wait ends with an error instead of hanging.
+ *
+ * Both sides share one event: the importer records the opened event
+ * (a SIGNAL behind its own record) and either side's synchronize and
+ * query take in the other's records through SIGNAL_WAIT, the host's
+ * view of the signal. The exporter's stream waits on a stream of the
+ * event's device wait for the signal too; a captured one, or one on
+ * another device, sees the exporter's own records only.
  */
 #include <string.h>
+#include <time.h>
 
 #include "acl_objects.h"
 #include "acl_error.h"
@@ -125,7 +130,35 @@ int acl_event_ipc_record(struct acl_event *e, struct acl_stream *s)
 	return err ? err : acl_ring_doorbell(s->ring);
 }
 
-/* A stream's wait for an opened event: in the driver. */
+/* CLOCK_MONOTONIC in @ms from now, in ns; INT64_MAX for @ms < 0. */
+static int64_t acl_deadline_ns(int32_t ms)
+{
+	struct timespec ts;
+
+	if (ms < 0)
+		return INT64_MAX;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec +
+	       (int64_t)ms * 1000000;
+}
+
+/*
+ * Are the shared event's records, by every process, done? 0 if so;
+ * else -EBUSY (@query), -ETIME after @timeout_ms (< 0: no limit), or
+ * -EPIPE: the exporter let go of the event with records not done.
+ */
+int acl_event_ipc_sync(struct acl_event *e, int32_t timeout_ms, bool query)
+{
+	uint32_t sig = __atomic_load_n(&e->sig, __ATOMIC_ACQUIRE);
+
+	if (!sig)
+		return 0;
+	return acl_kmd_signal_wait(e->dev->fd, sig,
+				   query ? NPU_DMA_SIGNAL_WAIT_F_QUERY : 0,
+				   query ? 0 : acl_deadline_ns(timeout_ms));
+}
+
+/* A stream's wait for a shared event: in the driver. */
 aclError acl_event_ipc_wait(struct acl_event *e, struct acl_stream *s)
 {
 	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_WAIT_SIGNAL, .value = e->sig };

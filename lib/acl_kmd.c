@@ -284,6 +284,15 @@ int acl_kmd_signal_destroy(int fd, uint32_t id)
 	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_SIGNAL_DESTROY, &d);
 }
 
+int acl_kmd_signal_wait(int fd, uint32_t id, uint32_t flags,
+			int64_t deadline_ns)
+{
+	struct npu_dma_signal_wait w = { .id = id, .flags = flags,
+					 .timeout_ns = deadline_ns };
+
+	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_SIGNAL_WAIT, &w);
+}
+
 int acl_kmd_vmm_map(int fd, uint64_t va, uint64_t size, uint64_t offset,
 		    uint32_t handle)
 {

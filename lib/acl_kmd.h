@@ -85,9 +85,14 @@ int acl_kmd_ipc_set_pids(int fd, const uint64_t key[2], const int32_t *pids,
 int acl_kmd_ipc_import(int fd, struct npu_dma_ipc_import *m);
 int acl_kmd_ipc_close(int fd, const struct npu_dma_ipc_close *c);
 
-/* SIGNAL_CREATE (its id into *@id), SIGNAL_DESTROY. 0 or -errno. */
+/*
+ * SIGNAL_CREATE (its id into *@id), SIGNAL_DESTROY, SIGNAL_WAIT (until
+ * CLOCK_MONOTONIC @deadline_ns, INT64_MAX: none). 0 or -errno.
+ */
 int acl_kmd_signal_create(int fd, uint32_t *id);
 int acl_kmd_signal_destroy(int fd, uint32_t id);
+int acl_kmd_signal_wait(int fd, uint32_t id, uint32_t flags,
+			int64_t deadline_ns);
 
 /* VMM_MAP, VMM_UNMAP; MEM_INFO of @handle (address and size). */
 int acl_kmd_vmm_map(int fd, uint64_t va, uint64_t size, uint64_t offset,

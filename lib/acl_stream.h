@@ -71,6 +71,7 @@ bool acl_stream_capturing(struct acl_stream *s);
 /* acl_event_ipc.c: IPC events' records, waits and end. */
 int acl_event_ipc_record(struct acl_event *e, struct acl_stream *s);
 aclError acl_event_ipc_wait(struct acl_event *e, struct acl_stream *s);
+int acl_event_ipc_sync(struct acl_event *e, int32_t timeout_ms, bool query);
 void acl_event_ipc_destroy(struct acl_event *e);
 
 #endif /* ACL_STREAM_H */

@@ -70,8 +70,8 @@ callback_hostfunc|2_advanced_features/callback/1_callback_hostfunc|edu,sim|pass|
 stream_config|1_basic_features/stream/3_stream_config_query|edu,sim|run-fails|the example sets ACL_RT_STREAM_FLAG from a 4-byte value; CANN (src/acl/aclrt_c/runtime/stream.c) and libacl want sizeof(size_t) and answer 100000
 reduce_task|2_advanced_features/built_in_task/0_reduce_task|sim|build-fails|aclrtReduceAsync not in libacl (issue 26 item 7)
 random_num_task|2_advanced_features/built_in_task/1_random_num_task|sim|build-fails|aclrtRandomNumAsync and aclrtRandomNumTaskInfo not in libacl (a compute task)
-ipcevent|2_advanced_features/ipcevent/0_ipcevent|edu,sim|run-fails|the consumer records the opened IPC event (aclrtRecordEvent: 207000); libacl lets an opened event serve stream waits only (Documentation/libacl.rst), CANN documents only waits in the consumer
-ipcevent_multi_device|2_advanced_features/ipcevent/1_ipcevent_multi_device|edu,sim|run-fails|the consumer records the opened IPC event (aclrtRecordEvent: 207000); libacl lets an opened event serve stream waits only (Documentation/libacl.rst), CANN documents only waits in the consumer
+ipcevent|2_advanced_features/ipcevent/0_ipcevent|edu,sim|pass|
+ipcevent_multi_device|2_advanced_features/ipcevent/1_ipcevent_multi_device|edu,sim|pass|
 simple_label|2_advanced_features/label/0_simple_label|edu,sim|build-fails|labels (aclrtCreateLabel...) and aclmdlRIBuildBegin/BindStream/EndTask not in libacl
 ipc_notify_pid|2_advanced_features/notify/0_ipc_notify_withpid|2,3|pass|
 ipc_notify_nopid|2_advanced_features/notify/1_ipc_notify_withoutpid|2,3|pass|

@@ -450,7 +450,7 @@ START_TEST(test_unknown_ioctls_and_mmaps)
 	void *p;
 
 	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOWR(DRM_COMMAND_BASE +
-						      DRM_NPU_DMA_SIGNAL_DESTROY + 1,
+						      DRM_NPU_DMA_SIGNAL_WAIT + 1,
 						      uint64_t[16]), arg), -EINVAL);
 	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOWR(DRM_COMMAND_END - 1, uint64_t[16]), arg),
 			 -EINVAL);

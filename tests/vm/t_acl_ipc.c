@@ -7,7 +7,8 @@
  *   the key on its command line, after the exporter put its pid on the
  *   key's list; it reads the exporter's bytes and writes its own.
  * - Unrelated processes started apart: an exporter daemon (double fork,
- *   so not our child) and this process find each other through FIFOs.
+ *   so not our child) and this process find each other through FIFOs;
+ *   likewise for an IPC event both record and a notify.
  * - A process not on the list gets ACL_ERROR_RT_NO_PERMISSION.
  * - Double import returns the same pointer, closed twice; the exporter
  *   dying leaves the import working; 2-D copies, memset and a peer copy
@@ -225,6 +226,46 @@ START_TEST(test_not_on_list)
 }
 END_TEST
 
+/* Two FIFOs in a directory of their own, between us and a daemon. */
+struct fifos {
+	char dir[24];
+	char to_imp[64];
+	char to_exp[64];
+	int in, out;
+};
+
+static void fifos_make(struct fifos *f)
+{
+	snprintf(f->dir, sizeof(f->dir), "/tmp/t_acl_ipcXXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(f->dir));
+	snprintf(f->to_imp, sizeof(f->to_imp), "%s/to_imp", f->dir);
+	snprintf(f->to_exp, sizeof(f->to_exp), "%s/to_exp", f->dir);
+	ck_assert_int_eq(mkfifo(f->to_imp, 0600), 0);
+	ck_assert_int_eq(mkfifo(f->to_exp, 0600), 0);
+}
+
+/* Our ends, opened once the daemon opens its own; it learns our pid. */
+static void fifos_open(struct fifos *f)
+{
+	int32_t me;
+
+	f->out = open(f->to_exp, O_WRONLY);
+	f->in = open(f->to_imp, O_RDONLY);
+	ck_assert_int_ge(f->out, 0);
+	ck_assert_int_ge(f->in, 0);
+	T_ACL_OK(aclrtDeviceGetBareTgid(&me));
+	ck_assert_int_eq(write(f->out, &me, sizeof(me)), sizeof(me));
+}
+
+static void fifos_remove(struct fifos *f)
+{
+	close(f->in);
+	close(f->out);
+	unlink(f->to_imp);
+	unlink(f->to_exp);
+	rmdir(f->dir);
+}
+
 /*
  * Unrelated processes: a daemon (our grandchild, reparented) exports
  * and learns the importer's pid through one FIFO, sends the key through
@@ -262,9 +303,9 @@ static void daemon_exporter(int dev, size_t len, const char *to_imp,
 
 START_TEST(test_unrelated_processes)
 {
-	char dir[] = "/tmp/t_acl_ipcXXXXXX", to_imp[64], to_exp[64], key[KEY_LEN];
+	char key[KEY_LEN];
+	struct fifos f;
 	int dev, in, out;
-	int32_t me;
 	void *p = NULL;
 	size_t len = backend(_i, &dev);
 	pid_t mid;
@@ -272,23 +313,16 @@ START_TEST(test_unrelated_processes)
 
 	if (!len)
 		return;
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(to_imp, sizeof(to_imp), "%s/to_imp", dir);
-	snprintf(to_exp, sizeof(to_exp), "%s/to_exp", dir);
-	ck_assert_int_eq(mkfifo(to_imp, 0600), 0);
-	ck_assert_int_eq(mkfifo(to_exp, 0600), 0);
+	fifos_make(&f);
 	mid = fork();
 	ck_assert_int_ge(mid, 0);
 	if (!mid)
-		daemon_exporter(dev, len, to_imp, to_exp);
+		daemon_exporter(dev, len, f.to_imp, f.to_exp);
 	ck_assert_int_eq(wait_status(mid), 0);
 	T_ACL_OK(aclrtSetDevice(dev));
-	out = open(to_exp, O_WRONLY);
-	in = open(to_imp, O_RDONLY);
-	ck_assert_int_ge(out, 0);
-	ck_assert_int_ge(in, 0);
-	T_ACL_OK(aclrtDeviceGetBareTgid(&me));
-	ck_assert_int_eq(write(out, &me, sizeof(me)), sizeof(me));
+	fifos_open(&f);
+	in = f.in;
+	out = f.out;
 	ck_assert_int_eq(read(in, key, sizeof(key)), sizeof(key));
 	T_ACL_OK(aclrtIpcMemImportByKey(&p, key, 0));
 	ck_assert(holds(p, len, 11));
@@ -298,11 +332,7 @@ START_TEST(test_unrelated_processes)
 	ck_assert_int_eq(read(in, &c, 1), 1);
 	ck_assert(holds(p, len, 12));
 	T_ACL_OK(aclrtIpcMemClose(key));
-	close(in);
-	close(out);
-	unlink(to_imp);
-	unlink(to_exp);
-	rmdir(dir);
+	fifos_remove(&f);
 }
 END_TEST
 
@@ -612,6 +642,132 @@ START_TEST(test_notify_across_processes)
 }
 END_TEST
 
+/*
+ * The producer of test_sync_unrelated, a daemon like daemon_exporter:
+ * an IPC event recorded by both sides, and a notify. It reports over
+ * the FIFO (its exit status goes to init); a step that fails closes it.
+ */
+static void daemon_sync(int dev, const char *to_imp, const char *to_exp)
+{
+	aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+	aclrtIpcEventHandle eh;
+	char nkey[KEY_LEN], c, r;
+	aclrtNotify n = NULL;
+	aclrtEvent ev = NULL;
+	aclrtStream s = NULL;
+	int32_t pid;
+	int in, out;
+
+	if (fork())
+		_exit(0);
+	in = open(to_exp, O_RDONLY);
+	out = open(to_imp, O_WRONLY);
+	if (in < 0 || out < 0 || aclrtSetDevice(dev) || aclrtCreateStream(&s) ||
+	    aclrtCreateEventExWithFlag(&ev, ACL_EVENT_IPC) ||
+	    aclrtRecordEvent(ev, s) || aclrtSynchronizeEvent(ev) ||
+	    aclrtIpcGetEventHandle(ev, &eh) ||
+	    aclrtCreateNotify(&n, ACL_NOTIFY_DEFAULT) ||
+	    aclrtNotifyGetExportKey(n, nkey, sizeof(nkey), 0) ||
+	    read(in, &pid, sizeof(pid)) != sizeof(pid) ||
+	    aclrtNotifySetImportPid(n, &pid, 1) ||
+	    write(out, &eh, sizeof(eh)) != sizeof(eh) ||
+	    write(out, nkey, sizeof(nkey)) != sizeof(nkey))
+		_exit(1);
+	/* The importer's record is queued and held: the event is not done. */
+	if (read(in, &c, 1) != 1 || aclrtQueryEventStatus(ev, &st))
+		_exit(1);
+	r = st == ACL_EVENT_RECORDED_STATUS_NOT_READY ? 'n' : 'x';
+	/* Our synchronize waits for it; then the notify the importer waits on. */
+	if (write(out, &r, 1) != 1 || aclrtSynchronizeEvent(ev) ||
+	    aclrtQueryEventStatus(ev, &st) ||
+	    st != ACL_EVENT_RECORDED_STATUS_COMPLETE ||
+	    aclrtRecordNotify(n, s) || aclrtSynchronizeStream(s) ||
+	    write(out, "s", 1) != 1)
+		_exit(1);
+	if (read(in, &c, 1) != 1 || aclrtDestroyEvent(ev) ||
+	    aclrtDestroyNotify(n) || aclrtDestroyStream(s))
+		_exit(1);
+	aclrtResetDevice(dev);
+	if (aclFinalize() || write(out, "d", 1) != 1)
+		_exit(1);
+	_exit(0);
+}
+
+/*
+ * An IPC event and a notify between unrelated processes started apart,
+ * on edu and sim: the CANN ipcevent examples' exchange. Each side's
+ * record is seen by the other's stream wait, query and synchronize; the
+ * importer's record is held behind a gate so that both can see it
+ * pending.
+ */
+START_TEST(test_sync_unrelated)
+{
+	aclrtEventRecordedStatus st;
+	aclrtIpcEventHandle eh;
+	char nkey[KEY_LEN], c;
+	aclrtNotify n = NULL;
+	aclrtEvent ev = NULL;
+	aclrtStream s;
+	int dev, in, out, g[2];
+	struct fifos f;
+	pid_t mid;
+
+	if (!backend(_i, &dev))
+		return;
+	fifos_make(&f);
+	mid = fork();
+	ck_assert_int_ge(mid, 0);
+	if (!mid)
+		daemon_sync(dev, f.to_imp, f.to_exp);
+	ck_assert_int_eq(wait_status(mid), 0);
+	T_ACL_OK(aclrtSetDevice(dev));
+	T_ACL_OK(aclrtCreateStream(&s));
+	fifos_open(&f);
+	in = f.in;
+	out = f.out;
+	ck_assert_int_eq(read(in, &eh, sizeof(eh)), sizeof(eh));
+	ck_assert_int_eq(read(in, nkey, sizeof(nkey)), sizeof(nkey));
+	T_ACL_OK(aclrtIpcOpenEventHandle(eh, &ev));
+	T_ACL_OK(aclrtNotifyImportByKey(&n, nkey, 0));
+	/* The exporter's record, made before the handle: done. */
+	T_ACL_OK(aclrtStreamWaitEvent(s, ev));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	T_ACL_OK(aclrtQueryEventStatus(ev, &st));
+	ck_assert_int_eq(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	/* Ours, behind a gate: pending for both sides until it opens. */
+	ck_assert_int_eq(pipe(g), 0);
+	T_ACL_OK(aclrtLaunchHostFunc(s, gate, &g[0]));
+	T_ACL_OK(aclrtRecordEvent(ev, s));
+	T_ACL_OK(aclrtQueryEventStatus(ev, &st));
+	ck_assert_int_eq(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+	T_ACL_EQ(aclrtSynchronizeEventWithTimeout(ev, 100),
+		 ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
+	ck_assert_int_eq(write(out, "r", 1), 1);
+	ck_assert_int_eq(read(in, &c, 1), 1);
+	ck_assert_int_eq(c, 'n');
+	ck_assert_int_eq(write(g[1], "g", 1), 1);
+	T_ACL_OK(aclrtSynchronizeEvent(ev));
+	T_ACL_OK(aclrtQueryEventStatus(ev, &st));
+	ck_assert_int_eq(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	/* The exporter records the notify once its synchronize saw ours. */
+	T_ACL_OK(aclrtWaitAndResetNotify(n, s, 0));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert_int_eq(read(in, &c, 1), 1);
+	ck_assert_int_eq(c, 's');
+	/* An opened event is reset by its exporter only. */
+	T_ACL_EQ(aclrtResetEvent(ev, s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	T_ACL_OK(aclrtDestroyEvent(ev));
+	T_ACL_OK(aclrtDestroyNotify(n));
+	ck_assert_int_eq(write(out, "e", 1), 1);
+	ck_assert_int_eq(read(in, &c, 1), 1);
+	ck_assert_int_eq(c, 'd');
+	T_ACL_OK(aclrtDestroyStream(s));
+	close(g[0]);
+	close(g[1]);
+	fifos_remove(&f);
+}
+END_TEST
+
 /* The notify's creator dies before recording: the wait fails, no hang. */
 START_TEST(test_notify_creator_dies)
 {
@@ -673,6 +829,7 @@ static Suite *ipc_suite(void)
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_loop_test(tc, test_notify_across_processes, 0, 2);
 	tcase_add_test(tc, test_notify_creator_dies);
+	tcase_add_loop_test(tc, test_sync_unrelated, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -40,6 +40,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "npu_raw.h"
@@ -1003,9 +1004,28 @@ static void op_vmm_unmap(struct fz_ctx *c)
 }
 
 /*
+ * SIGNAL_WAIT on @id: a query, a deadline passed or a few ms away, odd
+ * flags. Never a mutated argument: a deadline of "never" on a record
+ * parked behind a barrier nobody releases would hang the worker.
+ */
+static void signal_host_wait(struct fz_ctx *c, uint32_t id)
+{
+	struct npu_dma_signal_wait w = { .id = id, .flags = (uint32_t)below(4) };
+	struct timespec ts;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	w.timeout_ns = chance(20) ? 0 : (int64_t)ts.tv_sec * 1000000000 +
+		       ts.tv_nsec + (int64_t)below(5000000);
+	ret = fz_ioctl(c->fd, DRM_IOCTL_NPU_DMA_SIGNAL_WAIT, &w);
+	if (w.flags > NPU_DMA_SIGNAL_WAIT_F_QUERY && ret != -EINVAL)
+		fz_fail("SIGNAL_WAIT with flags %#x: %d", w.flags, ret);
+}
+
+/*
  * Signals: create one (a created one must be destroyable once), share it
- * by key and import it back into this file or not, destroy ids made and
- * guessed. Descriptors naming signals come from the worker's random
+ * by key and import it back into this file or not, wait for it from the
+ * host, destroy ids made and guessed. Descriptors naming signals come from the worker's random
  * descriptors (opcodes SIGNAL and WAIT_SIGNAL, ids mostly unknown).
  */
 static void op_signal(struct fz_ctx *c)
@@ -1023,6 +1043,8 @@ static void op_signal(struct fz_ctx *c)
 			fz_fail("SIGNAL_CREATE: %d", ret);
 		return;
 	}
+	if (chance(30))
+		signal_host_wait(c, chance(80) ? sc.id : (uint32_t)below(8));
 	x.dev_addr = sc.id;
 	if (chance(50))
 		x.flags |= NPU_DMA_IPC_F_NO_PID_CHECK;

@@ -12,12 +12,17 @@
  *   the wait ends with -EPIPE, never hangs.
  * - Wait-and-reset (a notify): records collapse into one, each wait
  *   takes them; a second wait waits for a new record.
+ * - A host waits (SIGNAL_WAIT): a query, a deadline, a sleep ended by
+ *   the record; a sleep ended by the creator's death (-EPIPE).
  * - Refusals: unknown ids, flags, signals in graphs, keys of the wrong
  *   kind, export by a file that did not create the signal.
  * Every test ends with pins, memory, queues and files as they began.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -66,6 +71,47 @@ static uint64_t push(struct npu_raw_queue *q, struct npu_dma_desc d)
 static int done(struct npu_raw_queue *q, uint64_t seq)
 {
 	return __atomic_load_n(&q->ctrl->completed_seq, __ATOMIC_ACQUIRE) >= seq;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* SIGNAL_WAIT until CLOCK_MONOTONIC @deadline: 0 or -errno. */
+static int host_wait(int fd, uint32_t id, uint32_t flags, int64_t deadline)
+{
+	struct npu_dma_signal_wait w = { .id = id, .flags = flags,
+					 .timeout_ns = deadline };
+
+	return npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_SIGNAL_WAIT, &w);
+}
+
+struct waiter {
+	pthread_t thread;
+	int fd;
+	uint32_t id;
+	int ret;
+};
+
+static void *waiter_run(void *arg)
+{
+	struct waiter *w = arg;
+
+	w->ret = host_wait(w->fd, w->id, 0, INT64_MAX);
+	return NULL;
+}
+
+/* A thread of ours sleeps in SIGNAL_WAIT for @id. */
+static void waiter_start(struct waiter *w, int fd, uint32_t id)
+{
+	w->fd = fd;
+	w->id = id;
+	w->ret = 1;
+	ck_assert_int_eq(pthread_create(&w->thread, NULL, waiter_run, w), 0);
 }
 
 /*
@@ -124,9 +170,56 @@ START_TEST(test_wait_for_a_later_record)
 END_TEST
 
 /*
+ * The host's wait for a record held behind a barrier: a query and a
+ * deadline say not yet; a sleeping thread wakes when the record runs.
+ */
+START_TEST(test_host_wait)
+{
+	int npu = _i ? 0 : nr_npus - 1, fd = npu_raw_open(npu);
+	struct npu_dma_signal_wait bad = { 0 };
+	struct npu_raw_queue r;
+	struct waiter wt;
+	uint64_t bar;
+	int64_t t0;
+	uint32_t id;
+
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &r), 0);
+	id = sig_create(fd);
+	/* Nothing submitted: nothing to wait for. */
+	ck_assert_int_eq(host_wait(fd, id, NPU_DMA_SIGNAL_WAIT_F_QUERY, 0), 0);
+	ck_assert_int_eq(host_wait(fd, id, 0, INT64_MAX), 0);
+	push(&r, barrier());
+	bar = npu_raw_wait_barrier(&r, 5000);
+	ck_assert_uint_ne(bar, 0);
+	push(&r, op(NPU_DMA_OP_SIGNAL, id, 0));
+	ck_assert_int_eq(host_wait(fd, id, NPU_DMA_SIGNAL_WAIT_F_QUERY, 0), -EBUSY);
+	t0 = now_ns();
+	ck_assert_int_eq(host_wait(fd, id, 0, t0 + 100000000), -ETIME);
+	ck_assert_int_ge(now_ns() - t0, 90000000);
+	ck_assert_int_eq(host_wait(fd, id, 0, t0), -ETIME);	/* passed */
+	waiter_start(&wt, fd, id);
+	usleep(200 * 1000);
+	ck_assert_int_eq(__atomic_load_n(&wt.ret, __ATOMIC_ACQUIRE), 1);
+	ck_assert_int_eq(npu_raw_release(&r, bar), 0);
+	ck_assert_int_eq(pthread_join(wt.thread, NULL), 0);
+	ck_assert_int_eq(wt.ret, 0);
+	ck_assert_int_eq(host_wait(fd, id, NPU_DMA_SIGNAL_WAIT_F_QUERY, 0), 0);
+	/* Refusals. */
+	ck_assert_int_eq(host_wait(fd, id + 100, 0, INT64_MAX), -ENOENT);
+	ck_assert_int_eq(host_wait(fd, id, 2, INT64_MAX), -EINVAL);
+	bad.id = id;
+	bad.reserved[1] = 1;
+	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_SIGNAL_WAIT, &bad), -EINVAL);
+	ck_assert_int_eq(sig_destroy(fd, id), 0);
+	npu_raw_queue_destroy(&r);
+	close(fd);
+}
+END_TEST
+
+/*
  * Across processes: a child creates and exports a signal, queues a record
  * it never lets run, and is killed; our wait for it ends with -EPIPE, and
- * the work behind it runs. Its pid list names us (mode 0) or nobody but
+ * the work behind it runs; so does a thread's SIGNAL_WAIT. Its pid list names us (mode 0) or nobody but
  * the key (mode 1).
  */
 START_TEST(test_creator_dies)
@@ -136,6 +229,7 @@ START_TEST(test_creator_dies)
 	struct npu_raw_queue w;
 	uint64_t key[2], seq_wait, seq;
 	pid_t pid, me = getpid();
+	struct waiter wt;
 	char c;
 
 	T_SKIP_UNLESS(is_sim(npu), "needs a sim NPU");
@@ -184,12 +278,16 @@ START_TEST(test_creator_dies)
 	ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_IPC_IMPORT, &m), 0);
 	seq_wait = push(&w, op(NPU_DMA_OP_WAIT_SIGNAL, m.handle, 0));
 	seq = push(&w, op(NPU_DMA_OP_NOP, 0, 0));
+	waiter_start(&wt, fd, m.handle);
 	usleep(200 * 1000);
 	ck_assert(!done(&w, seq));
+	ck_assert_int_eq(__atomic_load_n(&wt.ret, __ATOMIC_ACQUIRE), 1);
 	ck_assert_int_eq(write(q2[1], "k", 1), 1);
 	close(q2[1]);
 	ck_assert_int_eq(kill(pid, SIGKILL), 0);
 	ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+	ck_assert_int_eq(pthread_join(wt.thread, NULL), 0);
+	ck_assert_int_eq(wt.ret, -EPIPE);
 	ck_assert_int_eq(npu_raw_wait(&w, seq, 20000), 0);
 	ck_assert_uint_eq(w.ctrl->error_seq, seq_wait);
 	ck_assert_int_eq(w.ctrl->error, -EPIPE);
@@ -327,6 +425,7 @@ static Suite *signal_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, test_wait_for_a_later_record, 0, 2);
 	tcase_add_loop_test(tc, test_creator_dies, 0, 2);
+	tcase_add_loop_test(tc, test_host_wait, 0, 2);
 	tcase_add_test(tc, test_wait_and_reset);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_destroy_while_waiting);

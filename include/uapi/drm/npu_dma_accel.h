@@ -50,6 +50,7 @@ extern "C" {
 #define NPU_DMA_CAP_IPC			(1ULL << 12)	/* IPC_EXPORT .. IPC_CLOSE */
 #define NPU_DMA_CAP_VMM			(1ULL << 13)	/* VMM_MAP, VMM_UNMAP */
 #define NPU_DMA_CAP_SIGNAL		(1ULL << 14)	/* signals: SIGNAL, WAIT_SIGNAL */
+#define NPU_DMA_CAP_SIGNAL_WAIT		(1ULL << 15)	/* SIGNAL_WAIT: a host waits */
 
 /**
  * struct npu_dma_info - DRM_IOCTL_NPU_DMA_GET_INFO: what this NPU is and can do
@@ -361,6 +362,31 @@ struct npu_dma_signal_create {
 struct npu_dma_signal_destroy {
 	__u32 id;
 	__u32 flags;
+	__u64 reserved[2];
+};
+
+/* struct npu_dma_signal_wait.flags */
+#define NPU_DMA_SIGNAL_WAIT_F_QUERY	(1U << 0)	/* do not sleep: -EBUSY */
+
+/**
+ * struct npu_dma_signal_wait - DRM_IOCTL_NPU_DMA_SIGNAL_WAIT: the host waits
+ * @id: in: a signal id of this file (created or imported)
+ * @flags: in: NPU_DMA_SIGNAL_WAIT_F_*
+ * @timeout_ns: in: give up at this CLOCK_MONOTONIC time (ns); INT64_MAX:
+ *	never. Absolute, so that a call restarted after a signal handler
+ *	keeps its deadline.
+ * @reserved: in: zero
+ *
+ * Waits until every record of the signal submitted before the call, by
+ * any process, is done: 0. -EBUSY with NPU_DMA_SIGNAL_WAIT_F_QUERY if
+ * one is not, -ETIME when @timeout_ns passes first, -EPIPE when the
+ * signal's creator let go of it first. What an IPC event's importer
+ * synchronizes and queries.
+ */
+struct npu_dma_signal_wait {
+	__u32 id;
+	__u32 flags;
+	__s64 timeout_ns;
 	__u64 reserved[2];
 };
 
@@ -723,6 +749,7 @@ struct npu_dma_graph_destroy {
 #define DRM_NPU_DMA_VMM_UNMAP		0x10
 #define DRM_NPU_DMA_SIGNAL_CREATE	0x11
 #define DRM_NPU_DMA_SIGNAL_DESTROY	0x12
+#define DRM_NPU_DMA_SIGNAL_WAIT		0x13
 
 #define DRM_IOCTL_NPU_DMA_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_GET_INFO, struct npu_dma_info)
@@ -762,6 +789,8 @@ struct npu_dma_graph_destroy {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_SIGNAL_CREATE, struct npu_dma_signal_create)
 #define DRM_IOCTL_NPU_DMA_SIGNAL_DESTROY \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_SIGNAL_DESTROY, struct npu_dma_signal_destroy)
+#define DRM_IOCTL_NPU_DMA_SIGNAL_WAIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_SIGNAL_WAIT, struct npu_dma_signal_wait)
 
 #if defined(__cplusplus)
 }

@@ -599,6 +599,16 @@ int acl_kmd_signal_destroy(int fd, uint32_t id)
 	return -ENOTTY;
 }
 
+int acl_kmd_signal_wait(int fd, uint32_t id, uint32_t flags,
+			int64_t deadline_ns)
+{
+	(void)fd;
+	(void)id;
+	(void)flags;
+	(void)deadline_ns;
+	return -ENOTTY;
+}
+
 int acl_kmd_vmm_map(int fd, uint64_t va, uint64_t size, uint64_t offset,
 		    uint32_t handle)
 {

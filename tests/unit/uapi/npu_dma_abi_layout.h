@@ -200,12 +200,17 @@ ABI(npu_dma_signal_destroy, 24);
 OFF(npu_dma_signal_destroy, flags, 4);
 OFF(npu_dma_signal_destroy, reserved, 8);
 
+ABI(npu_dma_signal_wait, 32);
+OFF(npu_dma_signal_wait, flags, 4);
+OFF(npu_dma_signal_wait, timeout_ns, 8);
+OFF(npu_dma_signal_wait, reserved, 16);
+
 /*
  * Direction, size and number: a changed structure changes its ioctl.
  * The driver's commands are DRM_COMMAND_BASE (0x40) + 0..0x12 of type 'd'.
  */
 ABI_ASSERT(DRM_COMMAND_BASE == 0x40, "DRM_COMMAND_BASE");
-ABI_ASSERT(DRM_NPU_DMA_GET_INFO == 0 && DRM_NPU_DMA_SIGNAL_DESTROY == 0x12, "command indexes");
+ABI_ASSERT(DRM_NPU_DMA_GET_INFO == 0 && DRM_NPU_DMA_SIGNAL_WAIT == 0x13, "command indexes");
 IOCTL(GET_INFO, 0xc0886440u);
 IOCTL(MEM_ALLOC, 0xc0406441u);
 IOCTL(HOST_REGISTER, 0x40286442u);

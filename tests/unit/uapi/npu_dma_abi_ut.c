@@ -92,6 +92,8 @@ START_TEST(test_abi_ioctl_numbers)
 		  sizeof(struct npu_dma_signal_create), _IOC_READ | _IOC_WRITE },
 		{ DRM_IOCTL_NPU_DMA_SIGNAL_DESTROY, DRM_NPU_DMA_SIGNAL_DESTROY,
 		  sizeof(struct npu_dma_signal_destroy), _IOC_WRITE },
+		{ DRM_IOCTL_NPU_DMA_SIGNAL_WAIT, DRM_NPU_DMA_SIGNAL_WAIT,
+		  sizeof(struct npu_dma_signal_wait), _IOC_WRITE },
 	};
 	unsigned int i;
 
