@@ -8,7 +8,8 @@
  *   key's list; it reads the exporter's bytes and writes its own.
  * - Unrelated processes started apart: an exporter daemon (double fork,
  *   so not our child) and this process find each other through FIFOs;
- *   likewise for an IPC event both record and a notify.
+ *   likewise, on edu and sim, an IPC event both record and a notify, with
+ *   the producer exec'd by us or started apart.
  * - A process not on the list gets ACL_ERROR_RT_NO_PERMISSION.
  * - Double import returns the same pointer, closed twice; the exporter
  *   dying leaves the import working; 2-D copies, memset and a peer copy
@@ -25,6 +26,7 @@
 
 #include "npu_raw.h"
 #include "t_acl.h"
+#include "t_apart.h"
 #include "t_state.h"
 
 #define SIM_LEN	(64 * 1024)
@@ -643,11 +645,11 @@ START_TEST(test_notify_across_processes)
 END_TEST
 
 /*
- * The producer of test_sync_unrelated, a daemon like daemon_exporter:
- * an IPC event recorded by both sides, and a notify. It reports over
- * the FIFO (its exit status goes to init); a step that fails closes it.
+ * The producer of test_sync_apart, this program run again: an IPC event
+ * recorded by both sides, and a notify. It reports over the FIFO (a
+ * daemon's exit status goes to init); a step that fails closes it.
  */
-static void daemon_sync(int dev, const char *to_imp, const char *to_exp)
+static int producer_sync(int dev, const char *to_imp, const char *to_exp)
 {
 	aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
 	aclrtIpcEventHandle eh;
@@ -658,11 +660,10 @@ static void daemon_sync(int dev, const char *to_imp, const char *to_exp)
 	int32_t pid;
 	int in, out;
 
-	if (fork())
-		_exit(0);
 	in = open(to_exp, O_RDONLY);
 	out = open(to_imp, O_WRONLY);
-	if (in < 0 || out < 0 || aclrtSetDevice(dev) || aclrtCreateStream(&s) ||
+	if (in < 0 || out < 0 || aclInit(NULL) || aclrtSetDevice(dev) ||
+	    aclrtCreateStream(&s) ||
 	    aclrtCreateEventExWithFlag(&ev, ACL_EVENT_IPC) ||
 	    aclrtRecordEvent(ev, s) || aclrtSynchronizeEvent(ev) ||
 	    aclrtIpcGetEventHandle(ev, &eh) ||
@@ -672,10 +673,10 @@ static void daemon_sync(int dev, const char *to_imp, const char *to_exp)
 	    aclrtNotifySetImportPid(n, &pid, 1) ||
 	    write(out, &eh, sizeof(eh)) != sizeof(eh) ||
 	    write(out, nkey, sizeof(nkey)) != sizeof(nkey))
-		_exit(1);
+		return 1;
 	/* The importer's record is queued and held: the event is not done. */
 	if (read(in, &c, 1) != 1 || aclrtQueryEventStatus(ev, &st))
-		_exit(1);
+		return 1;
 	r = st == ACL_EVENT_RECORDED_STATUS_NOT_READY ? 'n' : 'x';
 	/* Our synchronize waits for it; then the notify the importer waits on. */
 	if (write(out, &r, 1) != 1 || aclrtSynchronizeEvent(ev) ||
@@ -683,24 +684,24 @@ static void daemon_sync(int dev, const char *to_imp, const char *to_exp)
 	    st != ACL_EVENT_RECORDED_STATUS_COMPLETE ||
 	    aclrtRecordNotify(n, s) || aclrtSynchronizeStream(s) ||
 	    write(out, "s", 1) != 1)
-		_exit(1);
+		return 1;
 	if (read(in, &c, 1) != 1 || aclrtDestroyEvent(ev) ||
 	    aclrtDestroyNotify(n) || aclrtDestroyStream(s))
-		_exit(1);
+		return 1;
 	aclrtResetDevice(dev);
 	if (aclFinalize() || write(out, "d", 1) != 1)
-		_exit(1);
-	_exit(0);
+		return 1;
+	return 0;
 }
 
 /*
- * An IPC event and a notify between unrelated processes started apart,
- * on edu and sim: the CANN ipcevent examples' exchange. Each side's
- * record is seen by the other's stream wait, query and synchronize; the
- * importer's record is held behind a gate so that both can see it
- * pending.
+ * An IPC event and a notify between two processes, on edu and sim: the
+ * CANN ipcevent examples' exchange. The producer is this program exec'd
+ * by us, or started apart (a daemon). Each side's record is seen by the
+ * other's stream wait, query and synchronize; ours is held behind a gate
+ * so that both can see it pending.
  */
-START_TEST(test_sync_unrelated)
+START_TEST(test_sync_apart)
 {
 	aclrtEventRecordedStatus st;
 	aclrtIpcEventHandle eh;
@@ -708,18 +709,17 @@ START_TEST(test_sync_unrelated)
 	aclrtNotify n = NULL;
 	aclrtEvent ev = NULL;
 	aclrtStream s;
-	int dev, in, out, g[2];
+	int dev, in, out, g[2], how = _i >> 1;
 	struct fifos f;
-	pid_t mid;
+	char d[16];
+	char *argv[] = { "t_acl_ipc", "--sync", d, f.to_imp, f.to_exp, NULL };
+	pid_t pid;
 
-	if (!backend(_i, &dev))
+	if (!backend(_i & 1, &dev))
 		return;
 	fifos_make(&f);
-	mid = fork();
-	ck_assert_int_ge(mid, 0);
-	if (!mid)
-		daemon_sync(dev, f.to_imp, f.to_exp);
-	ck_assert_int_eq(wait_status(mid), 0);
+	snprintf(d, sizeof(d), "%d", dev);
+	pid = t_apart_spawn(argv, how);
 	T_ACL_OK(aclrtSetDevice(dev));
 	T_ACL_OK(aclrtCreateStream(&s));
 	fifos_open(&f);
@@ -761,6 +761,8 @@ START_TEST(test_sync_unrelated)
 	ck_assert_int_eq(write(out, "e", 1), 1);
 	ck_assert_int_eq(read(in, &c, 1), 1);
 	ck_assert_int_eq(c, 'd');
+	if (how == T_APART_EXEC)
+		ck_assert_int_eq(t_apart_wait(pid), 0);
 	T_ACL_OK(aclrtDestroyStream(s));
 	close(g[0]);
 	close(g[1]);
@@ -829,7 +831,7 @@ static Suite *ipc_suite(void)
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_loop_test(tc, test_notify_across_processes, 0, 2);
 	tcase_add_test(tc, test_notify_creator_dies);
-	tcase_add_loop_test(tc, test_sync_unrelated, 0, 2);
+	tcase_add_loop_test(tc, test_sync_apart, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
@@ -838,5 +840,7 @@ int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "--import"))
 		return importer(atoi(argv[2]), argv[3], strtoul(argv[4], NULL, 10), 3);
+	if (argc == 5 && !strcmp(argv[1], "--sync"))
+		return producer_sync(atoi(argv[2]), argv[3], argv[4]);
 	return t_run_suite(ipc_suite());
 }

@@ -11,7 +11,8 @@
  * - Queries: granularity, address ranges, retained handles, properties,
  *   access.
  * - Shareable handles between processes (V1 and V2, default and fabric),
- *   with and without the pid list, and the errors.
+ *   with and without the pid list, and the errors; on edu and sim, to an
+ *   importer exec'd by us and to one started apart (a daemon).
  * Every test ends with pins, memory, queues and files as they began.
  */
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 
 #include "npu_raw.h"
 #include "t_acl.h"
+#include "t_apart.h"
 #include "t_state.h"
 
 #define GRAN	(2UL << 20)
@@ -427,6 +429,111 @@ START_TEST(test_shareable_between_processes)
 }
 END_TEST
 
+/*
+ * The importer of test_shareable_apart, this program run again: it
+ * finds the exporter by the socket at @path, sends its pid for the
+ * handle's list, maps the handle it gets back, checks and rewrites
+ * @len bytes. Reports 0, or the step that failed.
+ */
+static char importer_steps(int dev, size_t len, int s)
+{
+	unsigned char *want = malloc(len), *got = malloc(len);
+	aclrtDrvMemHandle ih;
+	uint64_t share;
+	int32_t me;
+	void *va;
+
+	if (aclrtSetDevice(dev) || aclrtDeviceGetBareTgid(&me) ||
+	    t_apart_send(s, &me, sizeof(me)) ||
+	    t_apart_recv(s, &share, sizeof(share)))
+		return 1;
+	if (aclrtMemImportFromShareableHandle(share, dev, &ih) ||
+	    aclrtReserveMemAddress(&va, GRAN, 0, NULL, 0) ||
+	    aclrtMapMem(va, GRAN, 0, ih, 0))
+		return 2;
+	pattern(want, len, 81);
+	if (aclrtMemcpy(got, len, va, len, ACL_MEMCPY_DEVICE_TO_HOST) ||
+	    memcmp(want, got, len))
+		return 3;
+	pattern(want, len, 83);
+	if (aclrtMemcpy(va, len, want, len, ACL_MEMCPY_HOST_TO_DEVICE) ||
+	    aclrtUnmapMem(va) || aclrtFreePhysical(ih) ||
+	    aclrtReleaseMemAddress(va))
+		return 4;
+	free(want);
+	free(got);
+	return 0;
+}
+
+static int importer_apart(int dev, size_t len, const char *path)
+{
+	int s = t_apart_connect(path);
+	char st;
+
+	if (s < 0 || aclInit(NULL))
+		return 30;
+	st = importer_steps(dev, len, s);
+	aclrtResetDevice(dev);
+	if (aclFinalize() && !st)
+		st = 5;
+	return t_apart_send(s, &st, 1) ? 31 : 0;
+}
+
+/*
+ * A shareable handle between two processes, on edu and sim: the
+ * importer is this program exec'd by us, or started apart (a daemon)
+ * and found by a named socket; its pid goes on the handle's list.
+ */
+START_TEST(test_shareable_apart)
+{
+	int dev = _i >> 1 ? t_acl_find("sim") : t_acl_find("edu");
+	int how = _i & 1, ls, c;
+	size_t len = _i >> 1 ? 64 * 1024 : 4096;
+	unsigned char *in = malloc(len), *out = malloc(len);
+	char path[108], d[16], l[32], st = -1;
+	char *argv[] = { "t_acl_vmm", "--import", d, l, path, NULL };
+	aclrtPhysicalMemProp prop;
+	aclrtDrvMemHandle h;
+	uint64_t share;
+	int32_t pid;
+	pid_t child;
+	void *va;
+
+	T_SKIP_UNLESS(dev >= 0, "no such NPU");
+	T_ACL_OK(aclrtSetDevice(dev));
+	prop = prop_of(dev);
+	T_ACL_OK(aclrtMallocPhysical(&h, GRAN, &prop, 0));
+	T_ACL_OK(aclrtReserveMemAddress(&va, GRAN, 0, NULL, 0));
+	T_ACL_OK(aclrtMapMem(va, GRAN, 0, h, 0));
+	pattern(in, len, 81);
+	T_ACL_OK(aclrtMemcpy(va, len, in, len, ACL_MEMCPY_HOST_TO_DEVICE));
+	T_ACL_OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE,
+						 ACL_RT_VMM_EXPORT_FLAG_DEFAULT,
+						 &share));
+	ls = t_apart_listen(path, sizeof(path));
+	snprintf(d, sizeof(d), "%d", dev);
+	snprintf(l, sizeof(l), "%zu", len);
+	child = t_apart_spawn(argv, how);
+	c = t_apart_accept(ls, path);
+	ck_assert_int_eq(t_apart_recv(c, &pid, sizeof(pid)), 0);
+	T_ACL_OK(aclrtMemSetPidToShareableHandle(share, &pid, 1));
+	ck_assert_int_eq(t_apart_send(c, &share, sizeof(share)), 0);
+	ck_assert_int_eq(t_apart_recv(c, &st, 1), 0);
+	ck_assert_int_eq(st, 0);
+	close(c);
+	if (how == T_APART_EXEC)
+		ck_assert_int_eq(t_apart_wait(child), 0);
+	pattern(in, len, 83);
+	T_ACL_OK(aclrtMemcpy(out, len, va, len, ACL_MEMCPY_DEVICE_TO_HOST));
+	ck_assert_int_eq(memcmp(in, out, len), 0);
+	T_ACL_OK(aclrtUnmapMem(va));
+	T_ACL_OK(aclrtFreePhysical(h));
+	T_ACL_OK(aclrtReleaseMemAddress(va));
+	free(in);
+	free(out);
+}
+END_TEST
+
 static Suite *vmm_suite(void)
 {
 	Suite *s = suite_create("acl_vmm");
@@ -439,11 +546,15 @@ static Suite *vmm_suite(void)
 	tcase_add_loop_test(tc, test_lifetimes, 0, 2);
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_loop_test(tc, test_shareable_between_processes, 0, 4);
+	tcase_add_loop_test(tc, test_shareable_apart, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[1], "--import"))
+		return importer_apart(atoi(argv[2]), strtoul(argv[3], NULL, 10),
+				      argv[4]);
 	return t_run_suite(vmm_suite());
 }

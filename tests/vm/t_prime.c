@@ -14,7 +14,11 @@
  * - Across processes: a forked child imports the parent's buffer at the
  *   same device address and copies through it; the exporter closing its
  *   handle, or dying, leaves the importer working; the memory comes back
- *   when the last holder is gone.
+ *   when the last holder is gone. The importer also runs as this
+ *   program exec'd, and started apart (a daemon) that finds us by a named
+ *   socket and gets the dma-buf over it.
+ * - A udmabuf (a memfd's pages, one huge page too) as copy source and
+ *   destination (the sanitizer kernel only).
  * - MEM_INFO refuses bad handles and reserved fields.
  * - A sim NPU's allocation (backed as it is touched) imported into
  *   another sim NPU over its memory cgroup's limit: the import works or
@@ -38,6 +42,7 @@
 #include <linux/udmabuf.h>
 #include <xf86drm.h>
 
+#include "t_apart.h"
 #include "t_share.h"
 
 #define LEN		(64 * 1024)
@@ -410,6 +415,75 @@ START_TEST(test_share_with_child)
 }
 END_TEST
 
+/*
+ * The importer of test_share_apart, this program run again: it finds
+ * the exporter by the socket at @path, gets the buffer's address and
+ * the dma-buf, and reports child_use()'s status.
+ */
+static int importer_apart(int npu, size_t len, const char *path)
+{
+	int s = t_apart_connect(path), buf;
+	uint64_t dev;
+	char st;
+
+	if (s < 0 || t_apart_recv(s, &dev, sizeof(dev)))
+		return 30;
+	buf = t_recv_fd(s);
+	if (buf < 0)
+		return 31;
+	st = (char)child_use(npu, buf, dev, len, 71, 73);
+	close(buf);
+	return t_apart_send(s, &st, 1) ? 32 : 0;
+}
+
+/*
+ * A dma-buf between two processes: an importer we fork and exec, or one
+ * started apart (a daemon) that gets the fd over a named UNIX socket.
+ */
+START_TEST(test_share_apart)
+{
+	int npu = _i >> 1, how = _i & 1, fd, buf, ls, c;
+	size_t len = len_of(npu);
+	unsigned char *host = malloc(len), *want = malloc(len);
+	char path[108], n[16], l[32], st = -1;
+	char *argv[] = { "t_prime", "--import", n, l, path, NULL };
+	struct npu_raw_queue q;
+	uint64_t dev;
+	uint32_t h;
+	pid_t pid;
+
+	T_SKIP_UNLESS(npu < nr_npus, "no NPU %d", npu);
+	fd = npu_raw_open(npu);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, len, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
+	pattern(want, len, 71);
+	ck_assert_int_eq(host_copy(&q, dev, want, len, 1), 0);
+	buf = prime_export(fd, h);
+	ls = t_apart_listen(path, sizeof(path));
+	snprintf(n, sizeof(n), "%d", npu);
+	snprintf(l, sizeof(l), "%zu", len);
+	pid = t_apart_spawn(argv, how);
+	c = t_apart_accept(ls, path);
+	ck_assert_int_eq(t_apart_send(c, &dev, sizeof(dev)), 0);
+	ck_assert_int_eq(t_send_fd(c, buf), 0);
+	close(buf);
+	ck_assert_int_eq(t_apart_recv(c, &st, 1), 0);
+	ck_assert_int_eq(st, 0);
+	close(c);
+	if (how == T_APART_EXEC)
+		ck_assert_int_eq(t_apart_wait(pid), 0);
+	/* Its bytes, in our memory. */
+	ck_assert_int_eq(host_copy(&q, dev, host, len, 0), 0);
+	pattern(want, len, 73);
+	ck_assert_int_eq(memcmp(host, want, len), 0);
+	gem_close(fd, h);
+	npu_raw_queue_destroy(&q);
+	close(fd);
+	free(host);
+	free(want);
+}
+END_TEST
+
 /* The exporting process dies; the importer it sent the fd to goes on. */
 START_TEST(test_exporter_dies)
 {
@@ -708,6 +782,7 @@ static Suite *prime_suite(void)
 	tcase_add_loop_test(tc, test_import_from_another_npu, 0, 3);
 	tcase_add_loop_test(tc, test_share_with_child, 0, 3);
 	tcase_add_loop_test(tc, test_exporter_dies, 0, 3);
+	tcase_add_loop_test(tc, test_share_apart, 0, 6);
 	tcase_add_loop_test(tc, test_udmabuf, 0, 3);
 	tcase_add_loop_test(tc, test_udmabuf_huge_page, 0, 3);
 	tcase_add_test(tc, test_mem_info_refuses);
@@ -716,9 +791,15 @@ static Suite *prime_suite(void)
 	return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	int was = t_vgem_loaded(), ret = t_run_suite(prime_suite());
+	int was, ret;
+
+	if (argc == 5 && !strcmp(argv[1], "--import"))
+		return importer_apart(atoi(argv[2]), strtoul(argv[3], NULL, 10),
+				      argv[4]);
+	was = t_vgem_loaded();
+	ret = t_run_suite(prime_suite());
 
 	t_vgem_restore(was);
 	return ret;
