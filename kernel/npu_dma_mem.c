@@ -699,6 +699,7 @@ int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void *data)
 	struct npu_dma_device *ndev = ctx->ndev;
 	struct npu_dma_alloc *a;
 	unsigned long addr = 0;
+	bool huge = false;
 	u64 size = 0;
 	int ret;
 
@@ -707,8 +708,10 @@ int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void *data)
 		return ret;
 
 	if (req->policy != NPU_DMA_MEM_NORMAL_ONLY &&
-	    (req->policy == NPU_DMA_MEM_HUGE_ONLY || req->size > SZ_1M))
+	    (req->policy == NPU_DMA_MEM_HUGE_ONLY || req->size > SZ_1M)) {
 		addr = npu_mem_try_alloc(ndev, req, true, &size);
+		huge = addr;
+	}
 	if (!addr && req->policy != NPU_DMA_MEM_HUGE_ONLY)
 		addr = npu_mem_try_alloc(ndev, req, false, &size);
 	if (!addr) {
@@ -720,6 +723,7 @@ int npu_dma_mem_alloc_ioctl(struct npu_dma_ctx *ctx, void *data)
 		gen_pool_free(ndev->mem->pool, addr, size);
 		return -ENOMEM;
 	}
+	a->huge = huge;
 
 	mutex_lock(&ctx->lock);
 	ret = npu_dma_range_insert(&ctx->mem_tree, &a->range);

@@ -22,6 +22,7 @@ struct npu_dma_side;
  * @mem: its NPU's memory (referenced)
  * @memcg: lazy @mem: the memory cgroup its pages are charged to
  *	(referenced), NULL without memory cgroups
+ * @huge: placed in 2 MiB pages (MEM_INFO reports it)
  */
 struct npu_dma_alloc {
 	struct drm_gem_object base;
@@ -30,6 +31,7 @@ struct npu_dma_alloc {
 	struct npu_dma_device *ndev;
 	struct npu_dma_devmem *mem;
 	struct mem_cgroup *memcg;
+	bool huge;
 };
 
 static inline struct npu_dma_alloc *to_npu_dma_alloc(struct drm_gem_object *obj)

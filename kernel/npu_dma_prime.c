@@ -668,6 +668,8 @@ int npu_dma_mem_info_ioctl(struct npu_dma_ctx *ctx, void *data)
 	} else if (npu_dma_is_alloc(obj)) {
 		req->dev_addr = to_npu_dma_alloc(obj)->range.start;
 		req->size = obj->size;
+		if (to_npu_dma_alloc(obj)->huge)
+			req->flags = NPU_DMA_MEM_INFO_F_HUGE;
 	} else {
 		ret = -ENOENT;	/* no other object has a handle */
 	}

@@ -117,7 +117,9 @@ static int acl_region_pin(struct acl_host_region *r, struct acl_device *dev)
 
 	if (acl_region_on(r, dev))
 		return 0;
-	ret = acl_kmd_host_register(dev->fd, r->addr, r->size, 0);
+	ret = acl_kmd_host_register(dev->fd, r->addr, r->size,
+				    (r->flags & ACL_HOST_REG_READONLY) ?
+				    NPU_DMA_HOST_F_READONLY : 0);
 	if (ret && ret != -EEXIST)
 		return ret;
 	r->dev_mask |= 1ULL << dev->phys;
@@ -415,11 +417,14 @@ ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size,
 		return acl_err(ACL_ERROR_INVALID_PARAM,
 			       "ptr=%p devPtr=%p size=%llu: none may be 0", ptr,
 			       (void *)devPtr, (unsigned long long)size);
-	if (type != ACL_HOST_REGISTER_MAPPED)
+	if (type != ACL_HOST_REGISTER_MAPPED && type != ACL_HOST_REGISTER_READONLY)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "type=%d is not supported (only MAPPED)",
+			       "type=%d is not supported (MAPPED or READONLY)",
 			       (int)type);
-	ret = acl_host_register(ptr, size, ACL_HOST_REG_MAPPED);
+	/* READONLY: the device only reads, so a read-only mapping will do. */
+	ret = acl_host_register(ptr, size, ACL_HOST_REG_MAPPED |
+				(type == ACL_HOST_REGISTER_READONLY ?
+				 ACL_HOST_REG_READONLY : 0));
 	if (!ret)
 		*devPtr = ptr;	/* the NPU names host memory by host address */
 	return ret;
@@ -439,10 +444,10 @@ ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size,
 	if (!flag || flag & ~known)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "flag=%#x is invalid", flag);
-	if (flag & (ACL_HOST_REG_IOMEMORY | ACL_HOST_REG_READONLY))
+	if (flag & ACL_HOST_REG_IOMEMORY)
 		return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-			       "flag=%#x: IOMEMORY and READONLY are not supported",
-			       flag);
+			       "flag=%#x: IOMEMORY is not supported (no device "
+			       "BAR of another driver is mapped here)", flag);
 	return acl_host_register(ptr, size, flag);
 }
 

@@ -309,7 +309,8 @@ int acl_kmd_vmm_unmap(int fd, uint64_t va)
 	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_VMM_UNMAP, &u);
 }
 
-int acl_kmd_mem_info(int fd, uint32_t handle, uint64_t *addr, uint64_t *size)
+int acl_kmd_mem_info(int fd, uint32_t handle, uint64_t *addr, uint64_t *size,
+		     uint32_t *flags)
 {
 	struct npu_dma_mem_info mi = { .handle = handle };
 	int err = acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi);
@@ -317,6 +318,8 @@ int acl_kmd_mem_info(int fd, uint32_t handle, uint64_t *addr, uint64_t *size)
 	if (!err) {
 		*addr = mi.dev_addr;
 		*size = mi.size;
+		if (flags)
+			*flags = mi.flags;
 	}
 	return err;
 }

@@ -94,11 +94,12 @@ int acl_kmd_signal_destroy(int fd, uint32_t id);
 int acl_kmd_signal_wait(int fd, uint32_t id, uint32_t flags,
 			int64_t deadline_ns);
 
-/* VMM_MAP, VMM_UNMAP; MEM_INFO of @handle (address and size). */
+/* VMM_MAP, VMM_UNMAP; MEM_INFO of @handle (address, size, flags if asked). */
 int acl_kmd_vmm_map(int fd, uint64_t va, uint64_t size, uint64_t offset,
 		    uint32_t handle);
 int acl_kmd_vmm_unmap(int fd, uint64_t va);
-int acl_kmd_mem_info(int fd, uint32_t handle, uint64_t *addr, uint64_t *size);
+int acl_kmd_mem_info(int fd, uint32_t handle, uint64_t *addr, uint64_t *size,
+		     uint32_t *flags);
 
 /* Graphs: GRAPH_CREATE (@g in/out), GRAPH_DESTROY. */
 int acl_kmd_graph_create(int fd, struct npu_dma_graph_create *g);

@@ -385,6 +385,26 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void *devPtr)
 	return acl_free(devPtr);
 }
 
+/*
+ * The page size of device memory at @ptr of @dev: 2 MiB where the driver
+ * placed the allocation (or the physical allocation mapped there) in huge
+ * pages, as MEM_ALLOC's policy asked and room allowed; else 4 KiB.
+ */
+static uint64_t acl_dev_page_size(struct acl_device *dev, const void *ptr)
+{
+	uint32_t gem = acl_vmm_gem_at(dev, ptr), flags = 0;
+	uint64_t a = acl_dev_addr(dev, ptr), start, size;
+	bool vmm = gem;
+
+	if (!gem && !acl_mem_containing(dev, a, &start, &gem))
+		return ACL_PAGE_SIZE;
+	if (acl_kmd_mem_info(dev->fd, gem, &start, &size, &flags) ||
+	    (!vmm && a - start >= size))
+		return ACL_PAGE_SIZE;
+	return (flags & NPU_DMA_MEM_INFO_F_HUGE) ? ACL_HUGE_PAGE_SIZE :
+						   ACL_PAGE_SIZE;
+}
+
 ACL_FUNC_VISIBILITY aclError
 aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
 {
@@ -401,6 +421,7 @@ aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
 	case ACL_LOC_DEVICE:
 		attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
 		attributes->location.id = (uint32_t)dev->id;
+		attributes->pageSize = acl_dev_page_size(dev, ptr);
 		break;
 	case ACL_LOC_HOST:
 		attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;

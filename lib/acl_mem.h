@@ -206,6 +206,7 @@ aclError acl_signal_import(const uint64_t k[2], const char *key,
  */
 void acl_ipc_forked(void);
 void acl_vmm_forked(void);
+uint32_t acl_vmm_gem_at(struct acl_device *dev, const void *p);
 /* The same for memory pools (their memory is the parent's) and allocators. */
 void acl_mempool_forked(void);
 void acl_allocator_forked(void);

@@ -22,6 +22,7 @@
 #define ACL_SYNC_RING_ENTRIES	256	/* descriptors per library ring */
 #define ACL_MSG_LEN		1024	/* aclGetRecentErrMsg() buffer */
 #define ACL_PAGE_SIZE		4096UL
+#define ACL_HUGE_PAGE_SIZE	(2UL << 20)	/* the driver's huge device pages */
 
 /* Handle magics: cleared on destroy, so a stale handle is usually caught. */
 #define ACL_CTX_MAGIC		0x61636c63U	/* "aclc" */

@@ -535,6 +535,28 @@ ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr)
 	return ret;
 }
 
+/*
+ * The GEM handle of the physical allocation mapped at @p, a VMM address
+ * of @dev, or 0 (no error recorded): for aclrtPointerGetAttributes.
+ */
+uint32_t acl_vmm_gem_at(struct acl_device *dev, const void *p)
+{
+	uint64_t a = acl_vmm_addr(dev, p);
+	struct acl_resv *r;
+	struct acl_map **mp;
+	uint32_t gem = 0;
+
+	if (!a)
+		return 0;
+	pthread_mutex_lock(&acl_vmm_lock);
+	r = acl_resv_find(dev, a);
+	mp = r ? acl_map_slot(r, a) : NULL;
+	if (mp && (*mp)->phys->dev == dev)
+		gem = (*mp)->phys->gem;
+	pthread_mutex_unlock(&acl_vmm_lock);
+	return gem;
+}
+
 /* The mapping holding @p (acl_vmm_lock held), or NULL with an error. */
 static struct acl_map *acl_map_of(const void *p, struct acl_resv **rp)
 {
@@ -694,7 +716,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemGetAddressRange(void *ptr, void **pbase,
 			return ACL_ERROR_INVALID_PARAM;
 	} else {
 		found = acl_mem_containing(dev, a, &start, &gem);
-		if (!found || acl_kmd_mem_info(dev->fd, gem, &addr, &size) ||
+		if (!found || acl_kmd_mem_info(dev->fd, gem, &addr, &size, NULL) ||
 		    a - start >= size)
 			return acl_err(ACL_ERROR_INVALID_PARAM,
 				       "ptr=%p is in no allocation", ptr);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "t_acl.h"
@@ -151,10 +152,20 @@ START_TEST(test_aclrtMalloc_policies)
 		T_ACL_OK(aclrtPointerGetAttributes(p, &a));
 		ck_assert_int_eq(a.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
 		ck_assert_uint_eq(a.location.id, (uint32_t)dev);
+		/* 3 MiB: huge pages unless the policy says normal. */
+		ck_assert_uint_eq(a.pageSize, pol[i] == ACL_MEM_MALLOC_NORMAL_ONLY ||
+				  pol[i] == ACL_MEM_MALLOC_NORMAL_ONLY_P2P ?
+				  4096 : 2 << 20);
 		T_ACL_OK(aclrtPointerGetAttributes((char *)p + 100, &a));
 		ck_assert_int_eq(a.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+		ck_assert_uint_ge(a.pageSize, 4096);
 		T_ACL_OK(aclrtFree(p));
 	}
+	/* Small under HUGE_FIRST: normal pages (the driver's rule, > 1 MiB). */
+	T_ACL_OK(aclrtMalloc(&p, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
+	T_ACL_OK(aclrtPointerGetAttributes((char *)p + 4100, &a));
+	ck_assert_uint_eq(a.pageSize, 4096);
+	T_ACL_OK(aclrtFree(p));
 	T_ACL_OK(aclrtMallocAlign32(&p, 1, ACL_MEM_MALLOC_NORMAL_ONLY));
 	T_ACL_OK(aclrtFree(p));
 	T_ACL_OK(aclrtMallocWithCfg(&p, 100, ACL_MEM_MALLOC_HUGE_FIRST |
@@ -266,12 +277,58 @@ START_TEST(test_aclrtHostRegister)
 		 ACL_ERROR_INVALID_PARAM);
 	T_ACL_EQ(aclrtHostRegister(buf, 4096, ACL_HOST_REGISTER_IOMEMORY, &dp),
 		 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	T_ACL_EQ(aclrtHostRegisterV2(buf, 4096, ACL_HOST_REG_IOMEMORY),
+		 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	/* CANN clients map aclrtMallocHost memory: that must work. */
 	T_ACL_OK(aclrtMallocHost(&mh, 8192));
 	T_ACL_OK(aclrtHostRegister(mh, 8192, ACL_HOST_REGISTER_MAPPED, &dp));
 	T_ACL_OK(aclrtHostUnregister(mh));
 	T_ACL_OK(aclrtFreeHost(mh));
 	free(buf);
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+/*
+ * Read-only registration: a read-only mapping can be registered only so;
+ * the device reads it at its registered address and never writes it.
+ */
+START_TEST(test_aclrtHostRegister_readonly)
+{
+	const size_t len = 2 * 4096;
+	unsigned char *ro, back[2 * 4096];
+	void *d = NULL, *dp = NULL;
+	int dev;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	ro = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		  -1, 0);
+	ck_assert_ptr_ne(ro, MAP_FAILED);
+	memset(ro, 0x5a, len);
+	ck_assert_int_eq(mprotect(ro, len, PROT_READ), 0);
+	/* Pinning for the device's writes fails on a read-only mapping. */
+	ck_assert_int_ne(aclrtHostRegisterV2(ro, len, ACL_HOST_REG_PINNED),
+			 ACL_SUCCESS);
+	T_ACL_OK(aclrtHostRegisterV2(ro, len, ACL_HOST_REG_READONLY |
+				     ACL_HOST_REG_MAPPED));
+	T_ACL_OK(aclrtMalloc(&d, len, ACL_MEM_MALLOC_NORMAL_ONLY));
+	T_ACL_OK(aclrtMemcpy(d, len, ro, len, ACL_MEMCPY_HOST_TO_DEVICE));
+	memset(back, 0, len);
+	T_ACL_OK(aclrtMemcpy(back, len, d, len, ACL_MEMCPY_DEVICE_TO_HOST));
+	ck_assert_int_eq(memcmp(back, ro, len), 0);
+	/* The device may not write it: an error, not a fault. */
+	ck_assert_int_ne(aclrtMemcpy(ro, len, d, len, ACL_MEMCPY_DEVICE_TO_HOST),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(ro[0], 0x5a);
+	T_ACL_OK(aclrtHostUnregister(ro));
+	/* The V1 call's READONLY type: mapped, at its own address. */
+	T_ACL_OK(aclrtHostRegister(ro, len, ACL_HOST_REGISTER_READONLY, &dp));
+	ck_assert_ptr_eq(dp, ro);
+	T_ACL_OK(aclrtMemcpy(d, len, dp, len, ACL_MEMCPY_HOST_TO_DEVICE));
+	T_ACL_OK(aclrtHostUnregister(ro));
+	T_ACL_OK(aclrtFree(d));
+	munmap(ro, len);
 	T_ACL_OK(aclrtResetDevice(dev));
 }
 END_TEST
@@ -464,6 +521,7 @@ static Suite *acl_core_suite(void)
 					 SIGSEGV, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtMallocHost, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtHostRegister, 0, 2);
+	tcase_add_loop_test(tc, test_aclrtHostRegister_readonly, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtMemcpy_directions, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtMemcpy_errors, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtMemset, 0, 2);

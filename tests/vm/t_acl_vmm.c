@@ -228,6 +228,13 @@ START_TEST(test_lifetimes)
 	T_ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &prop));
 	ck_assert_int_eq(prop.location.id, dev);
 	ck_assert_int_eq(prop.memAttr, ACL_HBM_MEM_HUGE);
+	{
+		aclrtPtrAttributes pa;
+
+		T_ACL_OK(aclrtPointerGetAttributes((char *)va + 5, &pa));
+		ck_assert_int_eq(pa.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+		ck_assert_uint_eq(pa.pageSize, GRAN);
+	}
 	/* The second granule of the range is not mapped. */
 	T_ACL_EQ(aclrtMemcpy(buf, 2, (char *)va + GRAN - 1, 2,
 			     ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_RT_PARAM_INVALID);

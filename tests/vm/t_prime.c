@@ -696,6 +696,12 @@ START_TEST(test_mem_info_refuses)
 	ck_assert_uint_eq(mi.dev_addr, dev);
 	ck_assert_uint_eq(mi.size, 4096);
 	ck_assert_uint_eq(mi.flags, 0);
+	gem_close(fd, h);
+	/* Huge pages are reported as such. */
+	ck_assert_int_eq(npu_raw_alloc(fd, 2 << 20, NPU_DMA_MEM_HUGE_ONLY, &dev, &h), 0);
+	mi = mem_info(fd, h);
+	ck_assert_uint_eq(mi.flags, NPU_DMA_MEM_INFO_F_HUGE);
+	ck_assert_uint_eq(mi.dev_addr % (2 << 20), 0);
 	/* A garbage fd imports nothing. */
 	ck_assert_int_lt(prime_import(fd, 1000, &h), 0);
 	close(fd);

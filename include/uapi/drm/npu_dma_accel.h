@@ -166,6 +166,7 @@ struct npu_dma_mem_alloc {
 
 /* struct npu_dma_mem_info.flags */
 #define NPU_DMA_MEM_INFO_F_IMPORTED	(1U << 0)	/* a foreign dma-buf */
+#define NPU_DMA_MEM_INFO_F_HUGE		(1U << 1)	/* 2 MiB pages (MEM_ALLOC's policy) */
 
 /**
  * struct npu_dma_mem_info - DRM_IOCTL_NPU_DMA_MEM_INFO: where a handle is

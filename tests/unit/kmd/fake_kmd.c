@@ -627,12 +627,14 @@ int acl_kmd_vmm_unmap(int fd, uint64_t va)
 	return -ENOTTY;
 }
 
-int acl_kmd_mem_info(int fd, uint32_t handle, uint64_t *addr, uint64_t *size)
+int acl_kmd_mem_info(int fd, uint32_t handle, uint64_t *addr, uint64_t *size,
+		     uint32_t *flags)
 {
 	(void)fd;
 	(void)handle;
 	(void)addr;
 	(void)size;
+	(void)flags;
 	return -ENOTTY;
 }
 
