@@ -309,14 +309,45 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size)
 	return acl_malloc_host(hostPtr, size);
 }
 
+/*
+ * CANN's host attributes: MODULE_ID (whom the memory is accounted to;
+ * accepted) and VA_FLAG (0, or 1 for memory the device reaches at the
+ * host address, which is what every pinned buffer here is). Any other
+ * attribute is refused, as CANN does.
+ */
+static aclError acl_check_host_cfg(const aclrtMallocConfig *cfg)
+{
+	const aclrtMallocAttribute *a;
+	size_t i;
+
+	if (!cfg)
+		return ACL_SUCCESS;
+	if (!cfg->attrs)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "cfg->attrs is NULL (numAttrs=%zu)", cfg->numAttrs);
+	for (i = 0; i < cfg->numAttrs; i++) {
+		a = &cfg->attrs[i];
+		if (a->attr == ACL_RT_MEM_ATTR_MODULE_ID)
+			continue;
+		if (a->attr == ACL_RT_MEM_ATTR_VA_FLAG && a->value.vaFlag <= 1)
+			continue;
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "cfg->attrs[%zu]: attr=%d value=%u: host memory "
+			       "takes MODULE_ID and VA_FLAG (0 or 1) only", i,
+			       (int)a->attr, a->value.vaFlag);
+	}
+	return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size,
 						    aclrtMallocConfig *cfg)
 {
+	aclError ret;
+
 	ACL_ENTER();
-	if (cfg && cfg->numAttrs && !cfg->attrs)
-		return acl_err(ACL_ERROR_INVALID_PARAM,
-			       "cfg->numAttrs=%zu with cfg->attrs NULL",
-			       cfg->numAttrs);
+	ret = acl_check_host_cfg(cfg);
+	if (ret)
+		return ret;
 	return acl_malloc_host(ptr, size);
 }
 

@@ -162,6 +162,36 @@ static const char *acl_sys_soc_name(aclError *ret)
 	return name;
 }
 
+/*
+ * Which engines reach host memory mapped for the NPU (aclrtHostRegister):
+ * its copy engine, the one kind it has, which stands for both the PCIe
+ * DMA and the SDMA engines of a CANN device (edu's is a PCIe DMA engine;
+ * a sim NPU's copies run in the driver). It has no AI cores, AI CPU,
+ * task scheduler of its own, RDMA, DVPP, UDMA or CCU.
+ */
+ACL_FUNC_VISIBILITY aclError
+aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+			    aclrtHostMemMapCapability *capabilities)
+{
+	ACL_ENTER();
+	if (!capabilities)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "capabilities is NULL");
+	if ((unsigned int)hacType > ACL_RT_HAC_TYPE_CCU)
+		return acl_err(ACL_ERROR_INVALID_PARAM,
+			       "hacType=%d is not an aclrtHacType", (int)hacType);
+	if (!acl_current_ctx())
+		return acl_err(ACL_ERROR_RT_CONTEXT_NULL,
+			       "no current context: call aclrtSetDevice first");
+	if (deviceId > INT32_MAX || !acl_device_get((int32_t)deviceId))
+		return acl_err(ACL_ERROR_RT_INVALID_DEVICEID,
+			       "deviceId=%u is not a device", deviceId);
+	*capabilities = hacType == ACL_RT_HAC_TYPE_PCIEDMA ||
+			hacType == ACL_RT_HAC_TYPE_SDMA ?
+			ACL_RT_HOST_MEM_MAP_SUPPORTED :
+			ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED;
+	return ACL_SUCCESS;
+}
+
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void)
 {
 	aclError ret;

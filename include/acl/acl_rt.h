@@ -1060,6 +1060,10 @@ ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost,
 						       uint32_t flag);
 /* Undo aclrtHostRegister() or aclrtHostRegisterV2(). */
 ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+/* Can engine @hacType of device @deviceId reach host memory mapped for it? */
+ACL_FUNC_VISIBILITY aclError
+aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+			    aclrtHostMemMapCapability *capabilities);
 /* Where @ptr lives (host, device, unregistered, ...) and its page size. */
 ACL_FUNC_VISIBILITY aclError
 aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);

@@ -333,6 +333,60 @@ START_TEST(test_aclrtHostRegister_readonly)
 }
 END_TEST
 
+/* aclrtMallocHostWithCfg's attributes; which engines reach host memory. */
+START_TEST(test_host_cfg_and_map_capabilities)
+{
+	aclrtMallocAttribute at[2] = {
+		{ .attr = ACL_RT_MEM_ATTR_MODULE_ID, .value.moduleId = 3 },
+		{ .attr = ACL_RT_MEM_ATTR_VA_FLAG, .value.vaFlag = 1 },
+	};
+	aclrtMallocConfig cfg = { .attrs = at, .numAttrs = 2 };
+	aclrtHostMemMapCapability cap = ACL_RT_HOST_MEM_MAP_SUPPORTED;
+	aclrtPtrAttributes a;
+	void *p = NULL, *d = NULL;
+	uint32_t n = 0;
+	int dev;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	T_ACL_OK(aclrtMallocHostWithCfg(&p, 5000, &cfg));
+	T_ACL_OK(aclrtPointerGetAttributes(p, &a));
+	ck_assert_int_eq(a.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+	/* UVA: the device copies from it at its host address. */
+	T_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	memset(p, 7, 4096);
+	T_ACL_OK(aclrtMemcpy(d, 4096, p, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+	T_ACL_OK(aclrtFree(d));
+	T_ACL_OK(aclrtFreeHost(p));
+	T_ACL_OK(aclrtMallocHostWithCfg(&p, 100, NULL));
+	T_ACL_OK(aclrtFreeHost(p));
+	at[1].value.vaFlag = 2;
+	T_ACL_EQ(aclrtMallocHostWithCfg(&p, 100, &cfg), ACL_ERROR_RT_PARAM_INVALID);
+	at[1] = (aclrtMallocAttribute){ .attr = ACL_RT_MEM_ATTR_DEVICE_ID };
+	T_ACL_EQ(aclrtMallocHostWithCfg(&p, 100, &cfg), ACL_ERROR_RT_PARAM_INVALID);
+	t_acl_msg_has("MODULE_ID and VA_FLAG");
+	cfg.attrs = NULL;
+	T_ACL_EQ(aclrtMallocHostWithCfg(&p, 100, &cfg), ACL_ERROR_RT_PARAM_INVALID);
+	/* The copy engine reaches host memory; nothing else is there. */
+	T_ACL_OK(aclrtHostMemMapCapabilities((uint32_t)dev, ACL_RT_HAC_TYPE_PCIEDMA, &cap));
+	ck_assert_int_eq(cap, ACL_RT_HOST_MEM_MAP_SUPPORTED);
+	T_ACL_OK(aclrtHostMemMapCapabilities((uint32_t)dev, ACL_RT_HAC_TYPE_SDMA, &cap));
+	ck_assert_int_eq(cap, ACL_RT_HOST_MEM_MAP_SUPPORTED);
+	T_ACL_OK(aclrtHostMemMapCapabilities((uint32_t)dev, ACL_RT_HAC_TYPE_AIC, &cap));
+	ck_assert_int_eq(cap, ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED);
+	T_ACL_EQ(aclrtHostMemMapCapabilities((uint32_t)dev, ACL_RT_HAC_TYPE_SDMA, NULL),
+		 ACL_ERROR_INVALID_PARAM);
+	T_ACL_EQ(aclrtHostMemMapCapabilities((uint32_t)dev, (aclrtHacType)10, &cap),
+		 ACL_ERROR_INVALID_PARAM);
+	T_ACL_OK(aclrtGetDeviceCount(&n));
+	T_ACL_EQ(aclrtHostMemMapCapabilities(n, ACL_RT_HAC_TYPE_SDMA, &cap),
+		 ACL_ERROR_RT_INVALID_DEVICEID);
+	T_ACL_OK(aclrtResetDevice(dev));
+	T_ACL_EQ(aclrtHostMemMapCapabilities(0, ACL_RT_HAC_TYPE_SDMA, &cap),
+		 ACL_ERROR_RT_CONTEXT_NULL);
+}
+END_TEST
+
 /* H2D, D2D, D2H and DEFAULT, pinned and pageable, data checked. */
 START_TEST(test_aclrtMemcpy_directions)
 {
@@ -522,6 +576,7 @@ static Suite *acl_core_suite(void)
 	tcase_add_loop_test(tc, test_aclrtMallocHost, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtHostRegister, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtHostRegister_readonly, 0, 2);
+	tcase_add_loop_test(tc, test_host_cfg_and_map_capabilities, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtMemcpy_directions, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtMemcpy_errors, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtMemset, 0, 2);

@@ -155,6 +155,8 @@ PIN_SIG(aclrtHostRegister, aclError,
 PIN_SIG(aclrtHostRegisterV2, aclError, (void *, uint64_t, uint32_t));
 PIN_SIG(aclrtHostGetDevicePointer, aclError, (void *, void **, uint32_t));
 PIN_SIG(aclrtHostUnregister, aclError, (void *));
+PIN_SIG(aclrtHostMemMapCapabilities, aclError,
+	(uint32_t, aclrtHacType, aclrtHostMemMapCapability *));
 PIN_SIG(aclrtPointerGetAttributes, aclError,
 	(const void *, aclrtPtrAttributes *));
 PIN_SIG(aclrtMemcpy, aclError,
