@@ -169,6 +169,8 @@ int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void *data)
 	info->nr_channels = ndev->nr_channels;
 	info->mem_size = ndev->mem_size;
 	info->mem_free = npu_dma_devmem_free_bytes(ndev);
+	info->mem_free_huge = npu_dma_devmem_free_blocks(ndev, SZ_2M);
+	info->mem_free_1g = npu_dma_devmem_free_blocks(ndev, SZ_1G);
 	info->max_copy_len = NPU_DMA_MAX_COPY_LEN;
 	info->max_2d_pitch = NPU_DMA_MAX_2D_PITCH;
 	info->max_2d_height = NPU_DMA_MAX_2D_HEIGHT;

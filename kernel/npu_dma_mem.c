@@ -351,6 +351,44 @@ u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev)
 	return ndev->mem ? gen_pool_avail(ndev->mem->pool) : 0;
 }
 
+struct npu_free_blocks {
+	u64 block;
+	u64 bytes;
+};
+
+/* Count @chunk's wholly free, aligned blocks (racy: a snapshot). */
+static void npu_count_free_blocks(struct gen_pool *pool,
+				  struct gen_pool_chunk *chunk, void *data)
+{
+	struct npu_free_blocks *f = data;
+	int order = pool->min_alloc_order;
+	unsigned long nbits = f->block >> order;
+	unsigned long end = (chunk->end_addr - chunk->start_addr + 1) >> order;
+	unsigned long b = (ALIGN(chunk->start_addr, f->block) -
+			   chunk->start_addr) >> order;
+
+	for (; b + nbits <= end; b += nbits)
+		if (find_next_bit(chunk->bits, b + nbits, b) >= b + nbits)
+			f->bytes += f->block;
+}
+
+/**
+ * npu_dma_devmem_free_blocks() - free device memory in aligned blocks
+ * @ndev: the NPU
+ * @block: the block size, a power of two of pages
+ *
+ * Return: the bytes in wholly free @block-aligned blocks of @block bytes,
+ * what an allocation placed in pages of that size can still get.
+ */
+u64 npu_dma_devmem_free_blocks(struct npu_dma_device *ndev, u64 block)
+{
+	struct npu_free_blocks f = { .block = block };
+
+	if (ndev->mem)
+		gen_pool_for_each_chunk(ndev->mem->pool, npu_count_free_blocks, &f);
+	return f.bytes;
+}
+
 /*
  * Page @idx of lazy memory, allocated on first access for @a, in whatever
  * context the copy runs (usually a queue's worker): charged to @a's

@@ -42,6 +42,7 @@ static inline struct npu_dma_alloc *to_npu_dma_alloc(struct drm_gem_object *obj)
 int npu_dma_devmem_init(struct npu_dma_device *ndev, bool lazy);
 void npu_dma_devmem_fini(struct npu_dma_device *ndev);
 u64 npu_dma_devmem_free_bytes(struct npu_dma_device *ndev);
+u64 npu_dma_devmem_free_blocks(struct npu_dma_device *ndev, u64 block);
 int npu_dma_devmem_seg(struct npu_dma_range *range, u64 addr,
 		       struct npu_dma_seg *seg);
 struct page *npu_dma_devmem_page(struct npu_dma_alloc *a, unsigned long idx);

@@ -6,6 +6,7 @@
  * that NPU (memory, registrations, queues), as CANN's reset does.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -430,6 +431,51 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 	return acl_device_sync(ctx->dev, timeout);
 }
 
+/*
+ * The NPU has one memory, which stands for both CANN's DDR and HBM; the
+ * P2P classes are the same memory (any allocation may be a peer's). The
+ * classes differ by page size: NORMAL and the plain classes count every
+ * free byte; HUGE and HUGE1G count the bytes in wholly free 2 MiB or
+ * 1 GiB blocks, what an allocation in such pages can still get, out of
+ * the memory's whole blocks. A driver without those figures (an older
+ * GET_INFO) answers for every class with the plain ones.
+ */
+static void acl_mem_info_of(const struct npu_dma_info *info, aclrtMemAttr attr,
+			    size_t *free, size_t *total)
+{
+	bool known = info->size >= offsetof(struct npu_dma_info, mem_free_1g) +
+				   sizeof(info->mem_free_1g);
+	uint64_t block = 0, avail = info->mem_free;
+
+	switch (attr) {
+	case ACL_DDR_MEM_HUGE:
+	case ACL_HBM_MEM_HUGE:
+	case ACL_DDR_MEM_P2P_HUGE:
+	case ACL_HBM_MEM_P2P_HUGE:
+	case ACL_MEM_HUGE:
+	case ACL_MEM_P2P_HUGE:
+		block = 2ULL << 20;
+		avail = info->mem_free_huge;
+		break;
+	case ACL_HBM_MEM_HUGE1G:
+	case ACL_HBM_MEM_P2P_HUGE1G:
+	case ACL_MEM_HUGE1G:
+	case ACL_MEM_P2P_HUGE1G:
+		block = 1ULL << 30;
+		avail = info->mem_free_1g;
+		break;
+	default:
+		break;
+	}
+	if (!known || !block) {
+		*free = (size_t)info->mem_free;
+		*total = (size_t)info->mem_size;
+		return;
+	}
+	*free = (size_t)avail;
+	*total = (size_t)(info->mem_size & ~(block - 1));
+}
+
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
 					     size_t *total)
 {
@@ -451,8 +497,6 @@ ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
 	err = acl_kmd_get_info(ctx->dev->fd, &info);
 	if (err)
 		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_GET_INFO");
-	/* One kind of memory: every class reports the same pool. */
-	*free = (size_t)info.mem_free;
-	*total = (size_t)info.mem_size;
+	acl_mem_info_of(&info, attr, free, total);
 	return ACL_SUCCESS;
 }

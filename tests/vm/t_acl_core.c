@@ -144,6 +144,27 @@ START_TEST(test_aclrtMalloc_policies)
 	T_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &fr0, &tot));
 	ck_assert_uint_gt(tot, 0);
 	ck_assert_uint_le(fr0, tot);
+	/* Per page size: huge classes count whole free 2 MiB / 1 GiB blocks. */
+	{
+		size_t fh0, th, fh1, fn, tn, fg, tg;
+		void *h;
+
+		T_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM_HUGE, &fh0, &th));
+		ck_assert_uint_le(th, tot);
+		ck_assert_uint_le(fh0, fr0);
+		ck_assert_uint_eq(fh0 % (2 << 20), 0);
+		T_ACL_OK(aclrtGetMemInfo(ACL_MEM_HUGE1G, &fg, &tg));
+		ck_assert_uint_eq(tg % (1 << 30), 0);
+		ck_assert_uint_eq(fg % (1 << 30), 0);
+		ck_assert_uint_le(fg, fh0);
+		T_ACL_OK(aclrtMalloc(&h, 3 << 20, ACL_MEM_MALLOC_HUGE_ONLY));
+		T_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM_P2P_HUGE, &fh1, &th));
+		ck_assert_uint_le(fh1, fh0 - (4 << 20));
+		T_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM_NORMAL, &fn, &tn));
+		ck_assert_uint_eq(tn, tot);
+		ck_assert_uint_le(fn, fr0 - (4 << 20));
+		T_ACL_OK(aclrtFree(h));
+	}
 	for (i = 0; i < sizeof(pol) / sizeof(pol[0]); i++) {
 		T_ACL_OK(aclrtMalloc(&p, 3 << 20, pol[i]));
 		ck_assert_uint_eq((uintptr_t)p % 64, 0);

@@ -88,6 +88,13 @@ extern "C" {
  * @vmm_size: out: bytes of the NPU's window of virtual device addresses
  *	(VMM_MAP), which starts right after its memory, at
  *	NPU_DMA_VMM_BASE(mem_base, mem_size); 0 without one
+ * @mem_free_huge: out: of @mem_free, the bytes in wholly free 2 MiB
+ *	blocks at 2 MiB-aligned addresses: what allocations in huge pages
+ *	can still get (a snapshot, as @mem_free)
+ * @mem_free_1g: out: likewise in 1 GiB blocks
+ *
+ * Fields are only ever added at the end: @size tells the caller how many
+ * this driver filled, and an older caller's shorter struct gets its own.
  */
 struct npu_dma_info {
 	__u32 size;
@@ -113,6 +120,8 @@ struct npu_dma_info {
 	__u64 events_size;
 	__u64 max_pin_len;
 	__u64 vmm_size;
+	__u64 mem_free_huge;
+	__u64 mem_free_1g;
 };
 
 /* Alignment of the VMM window and of its mappings' recommended size. */

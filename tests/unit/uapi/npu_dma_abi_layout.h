@@ -28,7 +28,7 @@
 	ABI_ASSERT(offsetof(struct type, field) == (off), #type "." #field)
 #define IOCTL(cmd, nr) ABI_ASSERT(DRM_IOCTL_NPU_DMA_##cmd == (nr), #cmd)
 
-ABI(npu_dma_info, 136);
+ABI(npu_dma_info, 152);
 OFF(npu_dma_info, size, 0);
 OFF(npu_dma_info, flags, 4);
 OFF(npu_dma_info, abi_version, 8);
@@ -52,6 +52,8 @@ OFF(npu_dma_info, events_offset, 104);
 OFF(npu_dma_info, events_size, 112);
 OFF(npu_dma_info, max_pin_len, 120);
 OFF(npu_dma_info, vmm_size, 128);
+OFF(npu_dma_info, mem_free_huge, 136);
+OFF(npu_dma_info, mem_free_1g, 144);
 
 ABI(npu_dma_mem_alloc, 64);
 OFF(npu_dma_mem_alloc, size, 0);
@@ -211,7 +213,7 @@ OFF(npu_dma_signal_wait, reserved, 16);
  */
 ABI_ASSERT(DRM_COMMAND_BASE == 0x40, "DRM_COMMAND_BASE");
 ABI_ASSERT(DRM_NPU_DMA_GET_INFO == 0 && DRM_NPU_DMA_SIGNAL_WAIT == 0x13, "command indexes");
-IOCTL(GET_INFO, 0xc0886440u);
+IOCTL(GET_INFO, 0xc0986440u);
 IOCTL(MEM_ALLOC, 0xc0406441u);
 IOCTL(HOST_REGISTER, 0x40286442u);
 IOCTL(HOST_UNREGISTER, 0x40206443u);
