@@ -99,6 +99,9 @@ struct npu_dma_stats {
  * @import_pool: device addresses for imported dma-bufs, in the NPU's
  *	window at @import_base (npu_dma_prime.c)
  * @import_base: first address of that window (see NPU_DMA_IMPORT_BASE)
+ * @bus_maps: the NPU's mappings of imported dma-bufs, one per buffer,
+ *	shared by its imports of it (npu_dma_prime.c)
+ * @bus_maps_lock: protects @bus_maps
  * @vmm_base: first address of the NPU's window of virtual addresses
  *	(VMM_MAP, npu_dma_vmm.c), right after its memory
  * @vmm_size: bytes of that window
@@ -136,6 +139,8 @@ struct npu_dma_device {
 	struct npu_dma_devmem *mem;
 	struct gen_pool *import_pool;
 	u64 import_base;
+	struct list_head bus_maps;
+	struct mutex bus_maps_lock;	/* see above */
 	u64 vmm_base;
 	u64 vmm_size;
 	struct semaphore channels;

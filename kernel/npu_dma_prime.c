@@ -56,8 +56,9 @@ MODULE_IMPORT_NS(DMA_BUF);
  * @ndev: the importing NPU (the object holds a DRM device reference)
  * @owner: the importing file, once its handle exists
  * @attach: our attachment to the dma-buf
- * @sgt: engines that DMA: the attachment's mapping for the engine
- * @dma: engines that DMA: the bus address of each page of @sgt
+ * @bus: engines that DMA: the NPU's mapping of the buffer, shared with
+ *	its other imports of it (referenced)
+ * @dma: engines that DMA: the bus address of each page (@bus's)
  * @map: other engines: the exporter's kernel mapping (dma_buf_vmap())
  * @va: other engines, exporters without @map: each page memremap()ed
  *	from its bus address in @sgt
@@ -74,12 +75,39 @@ struct npu_dma_import {
 	struct npu_dma_device *ndev;
 	struct drm_file *owner;
 	struct dma_buf_attachment *attach;
-	struct sg_table *sgt;
+	struct npu_dma_bus_map *bus;
 	dma_addr_t *dma;
 	struct iosys_map map;
 	void **va;
 	struct npu_dma_alloc *src_alloc;
 	struct npu_dma_devmem *src_mem;
+};
+
+/**
+ * struct npu_dma_bus_map - one NPU's mapping of a dma-buf, shared
+ * @ref: held by each import of the buffer on the NPU
+ * @node: in the NPU's bus_maps, under bus_maps_lock
+ * @ndev: the NPU
+ * @buf: the dma-buf (referenced)
+ * @attach: the attachment the mapping is of
+ * @sgt: the mapping, for the NPU's device
+ * @dma: the bus address of each page of @sgt
+ *
+ * Every file imports a foreign dma-buf anew (the DRM core's rule). Were
+ * each import to map the buffer again, its pages would be mapped twice
+ * for one device at the same bus addresses, and the DMA API could not
+ * tell which mapping a partial sync is of (CONFIG_DMA_API_DEBUG reports
+ * it as a sync of memory never mapped). The imports of a buffer on an
+ * NPU share this one mapping instead.
+ */
+struct npu_dma_bus_map {
+	struct kref ref;
+	struct list_head node;
+	struct npu_dma_device *ndev;
+	struct dma_buf *buf;
+	struct dma_buf_attachment *attach;
+	struct sg_table *sgt;
+	dma_addr_t *dma;
 };
 
 static struct npu_dma_import *to_npu_dma_import(struct drm_gem_object *obj)
@@ -98,6 +126,8 @@ int npu_dma_prime_init(struct npu_dma_device *ndev)
 {
 	ndev->import_base = NPU_DMA_IMPORT_BASE +
 			    (u64)ndev->index * NPU_DMA_DEVMEM_STRIDE;
+	INIT_LIST_HEAD(&ndev->bus_maps);
+	mutex_init(&ndev->bus_maps_lock);
 	ndev->import_pool = gen_pool_create(PAGE_SHIFT, NUMA_NO_NODE);
 	if (!ndev->import_pool)
 		return -ENOMEM;
@@ -319,32 +349,103 @@ void npu_dma_alias_release(struct kref *ref)
 	drm_gem_object_put(&a->base);
 }
 
-/* Bus address of each page of the attachment's mapping, for the engine. */
-static int npu_import_dma_pages(struct npu_dma_import *imp)
+/* The last import of the buffer went (bus_maps_lock held; dropped here). */
+static void npu_bus_map_release(struct kref *ref)
 {
-	unsigned long n = imp->range.size >> PAGE_SHIFT, i = 0;
-	struct sg_dma_page_iter iter;
+	struct npu_dma_bus_map *m = container_of(ref, struct npu_dma_bus_map, ref);
 
-	imp->dma = kvmalloc_array(n, sizeof(*imp->dma), GFP_KERNEL);
-	if (!imp->dma)
-		return -ENOMEM;
-	for_each_sgtable_dma_page(imp->sgt, &iter, 0) {
+	list_del(&m->node);
+	mutex_unlock(&m->ndev->bus_maps_lock);
+	npu_dma_buf_unmap_attachment(m->attach, m->sgt, DMA_BIDIRECTIONAL);
+	dma_buf_detach(m->buf, m->attach);
+	dma_buf_put(m->buf);
+	kvfree(m->dma);
+	kfree(m);
+}
+
+static void npu_bus_map_put(struct npu_dma_bus_map *m)
+{
+	kref_put_mutex(&m->ref, npu_bus_map_release, &m->ndev->bus_maps_lock);
+}
+
+/* Map @buf for @ndev's engine: its own attachment, and each page's address. */
+static struct npu_dma_bus_map *npu_bus_map_create(struct npu_dma_device *ndev,
+						  struct dma_buf *buf)
+{
+	unsigned long n = buf->size >> PAGE_SHIFT, i = 0;
+	struct sg_dma_page_iter iter;
+	struct npu_dma_bus_map *m;
+	int ret = -ENOMEM;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
+	if (!m)
+		return ERR_PTR(-ENOMEM);
+	m->dma = kvmalloc_array(n, sizeof(*m->dma), GFP_KERNEL_ACCOUNT);
+	if (!m->dma)
+		goto err_free;
+	m->attach = dma_buf_attach(buf, ndev->parent);
+	if (IS_ERR(m->attach)) {
+		ret = PTR_ERR(m->attach);
+		goto err_free;
+	}
+	m->sgt = npu_dma_buf_map_attachment(m->attach, DMA_BIDIRECTIONAL);
+	if (IS_ERR(m->sgt)) {
+		ret = PTR_ERR(m->sgt);
+		goto err_detach;
+	}
+	for_each_sgtable_dma_page(m->sgt, &iter, 0) {
 		if (i == n)
 			break;
-		imp->dma[i++] = sg_page_iter_dma_address(&iter);
+		m->dma[i++] = sg_page_iter_dma_address(&iter);
 	}
-	return i == n ? 0 : -EINVAL;
+	if (i != n) {
+		ret = -EINVAL;
+		goto err_unmap;
+	}
+	get_dma_buf(buf);
+	m->buf = buf;
+	m->ndev = ndev;
+	kref_init(&m->ref);
+	return m;
+
+err_unmap:
+	npu_dma_buf_unmap_attachment(m->attach, m->sgt, DMA_BIDIRECTIONAL);
+err_detach:
+	dma_buf_detach(buf, m->attach);
+err_free:
+	kvfree(m->dma);
+	kfree(m);
+	return ERR_PTR(ret);
+}
+
+/* The NPU's mapping of @buf: the one its other imports use, or a new one. */
+static struct npu_dma_bus_map *npu_bus_map_get(struct npu_dma_device *ndev,
+					       struct dma_buf *buf)
+{
+	struct npu_dma_bus_map *m;
+
+	mutex_lock(&ndev->bus_maps_lock);
+	list_for_each_entry(m, &ndev->bus_maps, node)
+		if (m->buf == buf && kref_get_unless_zero(&m->ref))
+			goto out;
+	m = npu_bus_map_create(ndev, buf);
+	if (!IS_ERR(m))
+		list_add(&m->node, &ndev->bus_maps);
+out:
+	mutex_unlock(&ndev->bus_maps_lock);
+	return m;
 }
 
 static int npu_import_map_attachment(struct npu_dma_import *imp)
 {
-	struct sg_table *sgt;
+	struct npu_dma_bus_map *m = npu_bus_map_get(imp->ndev,
+						    imp->attach->dmabuf);
 
-	sgt = npu_dma_buf_map_attachment(imp->attach, DMA_BIDIRECTIONAL);
-	if (IS_ERR(sgt))
-		return PTR_ERR(sgt);
-	imp->sgt = sgt;
-	return npu_import_dma_pages(imp);
+	if (IS_ERR(m))
+		return PTR_ERR(m);
+	imp->bus = m;
+	imp->dma = m->dma;
+	return 0;
 }
 
 /*
@@ -437,10 +538,8 @@ static void npu_import_unmap(struct npu_dma_import *imp)
 			memunmap(imp->va[i]);
 		kvfree(imp->va);
 	}
-	kvfree(imp->dma);
-	if (imp->sgt)
-		npu_dma_buf_unmap_attachment(imp->attach, imp->sgt,
-					     DMA_BIDIRECTIONAL);
+	if (imp->bus)
+		npu_bus_map_put(imp->bus);
 	if (!iosys_map_is_null(&imp->map))
 		npu_dma_buf_vunmap(imp->attach->dmabuf, &imp->map);
 }

@@ -259,6 +259,50 @@ START_TEST(test_import_from_vgem)
 }
 END_TEST
 
+/*
+ * Two files of one edu NPU import the same buffer of a sim NPU: both
+ * copies through it are byte-exact, and (under CONFIG_DMA_API_DEBUG) the
+ * engine's syncs of the pieces find one mapping to name, not two.
+ */
+START_TEST(test_import_twice_on_one_npu)
+{
+	int a = nr_npus - 1, b = 0, fa, f[2], buf, i;
+	unsigned char src[EDU_LEN], dst[EDU_LEN];
+	struct npu_raw_queue qa, q[2];
+	struct npu_dma_mem_info mi;
+	uint32_t h, ih[2];
+	uint64_t dev;
+
+	T_SKIP_UNLESS(nr_npus > 1 && is_sim(a) && !is_sim(b), "needs edu and sim NPUs");
+	fa = npu_raw_open(a);
+	ck_assert_int_eq(npu_raw_queue_create(fa, 16, &qa), 0);
+	ck_assert_int_eq(npu_raw_alloc(fa, EDU_LEN, NPU_DMA_MEM_NORMAL_ONLY, &dev, &h), 0);
+	pattern(src, EDU_LEN, 25);
+	ck_assert_int_eq(host_copy(&qa, dev, src, EDU_LEN, 1), 0);
+	buf = prime_export(fa, h);
+	for (i = 0; i < 2; i++) {
+		f[i] = npu_raw_open(b);
+		ck_assert_int_eq(npu_raw_queue_create(f[i], 16, &q[i]), 0);
+		ck_assert_int_eq(prime_import(f[i], buf, &ih[i]), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		mi = mem_info(f[i], ih[i]);
+		memset(dst, 0, sizeof(dst));
+		ck_assert_int_eq(host_copy(&q[i], mi.dev_addr + 5, dst, 331, 0), 0);
+		ck_assert_int_eq(memcmp(src + 5, dst, 331), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		gem_close(f[i], ih[i]);
+		npu_raw_queue_destroy(&q[i]);
+		close(f[i]);
+	}
+	close(buf);
+	gem_close(fa, h);
+	npu_raw_queue_destroy(&qa);
+	close(fa);
+}
+END_TEST
+
 /* NPU @a's buffer imported by NPU @b (another of ours: a foreign import). */
 START_TEST(test_import_from_another_npu)
 {
@@ -786,6 +830,7 @@ static Suite *prime_suite(void)
 	tcase_add_loop_test(tc, test_export_to_vgem, 0, 3);
 	tcase_add_loop_test(tc, test_import_from_vgem, 0, 3);
 	tcase_add_loop_test(tc, test_import_from_another_npu, 0, 3);
+	tcase_add_test(tc, test_import_twice_on_one_npu);
 	tcase_add_loop_test(tc, test_share_with_child, 0, 3);
 	tcase_add_loop_test(tc, test_exporter_dies, 0, 3);
 	tcase_add_loop_test(tc, test_share_apart, 0, 6);
