@@ -3,7 +3,8 @@
  * Unit tests of lib/acl_mem.c against a fake NPU: every allocation is a
  * GEM handle that aclrtFree closes (the fake counts the open ones), the
  * library's handle table under many allocations, errors of MEM_ALLOC and
- * of bad frees, and synchronous copies and memsets through device memory.
+ * of bad frees, synchronous copies and memsets through device memory, and
+ * aclrtGetMemInfo's classes by page size (and an older driver's answer).
  */
 #include <check.h>
 #include <errno.h>
@@ -157,6 +158,38 @@ START_TEST(test_mem_info_follows_allocations)
 }
 END_TEST
 
+/* The classes by page size, from GET_INFO; an older driver's: plain. */
+START_TEST(test_mem_info_classes)
+{
+	const uint64_t size = (1ULL << 30) + (2 << 20) + 4096;
+	struct fake_npu_cfg c = { .index = 1, .mem_size = size,
+				  .free_huge = 6 << 20, .free_1g = 1ULL << 30 };
+	struct fake_npu_cfg old = { .index = 2, .info_size = 136 };
+	size_t f = 0, t = 0;
+
+	/* Its own test case: the NPUs are there before the library looks. */
+	fake_add_index(0);
+	ck_assert_int_eq(fake_npu_add(&c), 0);
+	ck_assert_int_eq(fake_npu_add(&old), 0);
+	set_device(1);
+	ck_assert_int_eq(aclrtGetMemInfo(ACL_HBM_MEM_HUGE, &f, &t), ACL_SUCCESS);
+	ck_assert_uint_eq(f, 6 << 20);
+	ck_assert_uint_eq(t, size - 4096);
+	ck_assert_int_eq(aclrtGetMemInfo(ACL_MEM_P2P_HUGE1G, &f, &t), ACL_SUCCESS);
+	ck_assert_uint_eq(f, 1ULL << 30);
+	ck_assert_uint_eq(t, 1ULL << 30);
+	ck_assert_int_eq(aclrtGetMemInfo(ACL_DDR_MEM_NORMAL, &f, &t), ACL_SUCCESS);
+	ck_assert_uint_eq(f, size);
+	ck_assert_uint_eq(t, size);
+	ck_assert_int_eq(aclrtGetMemInfo((aclrtMemAttr)18, &f, &t),
+			 ACL_ERROR_INVALID_PARAM);
+	set_device(2);
+	ck_assert_int_eq(aclrtGetMemInfo(ACL_HBM_MEM_HUGE, &f, &t), ACL_SUCCESS);
+	ck_assert_uint_eq(f, 16 << 20);
+	ck_assert_uint_eq(t, 16 << 20);
+}
+END_TEST
+
 START_TEST(test_sync_copies_and_memset)
 {
 	enum { N = 3 * 4096 + 17 };
@@ -200,6 +233,9 @@ int main(void)
 	tcase_add_test(tc, test_reset_frees_everything);
 	tcase_add_test(tc, test_mem_info_follows_allocations);
 	tcase_add_test(tc, test_sync_copies_and_memset);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("mem_classes");
+	tcase_add_test(tc, test_mem_info_classes);
 	suite_add_tcase(s, tc);
 	return t_run_suite(s);
 }

@@ -290,7 +290,9 @@ static void fake_info(const struct fake_npu *n, struct npu_dma_info *info)
 	for (a = n->allocs; a; a = a->next)
 		used += a->size;
 	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
+	info->size = n->cfg.info_size ?: sizeof(*info);
+	info->mem_free_huge = n->cfg.free_huge;
+	info->mem_free_1g = n->cfg.free_1g;
 	info->abi_version = n->cfg.abi_version;
 	info->backend = n->cfg.edu ? NPU_DMA_BACKEND_EDU : NPU_DMA_BACKEND_SIM;
 	info->index = n->cfg.index;

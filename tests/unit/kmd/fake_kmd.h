@@ -40,6 +40,9 @@
  * @peers: GET_INFO's peer mask
  * @edu: GET_INFO reports NPU_DMA_BACKEND_EDU (default: a sim NPU)
  * @pci_address: its sysfs pci_address (default: none, as a sim NPU)
+ * @free_huge: GET_INFO's mem_free_huge
+ * @free_1g: GET_INFO's mem_free_1g
+ * @info_size: GET_INFO's size, as an older driver's (default: the whole)
  */
 struct fake_npu_cfg {
 	uint32_t index;
@@ -55,6 +58,9 @@ struct fake_npu_cfg {
 	uint64_t peers;
 	bool edu;
 	const char *pci_address;
+	uint64_t free_huge;
+	uint64_t free_1g;
+	uint32_t info_size;
 };
 
 /* Calls into the command layer, counted per function (fake_kmd_calls()). */
