@@ -272,8 +272,11 @@ static void op_mem_info(struct fz_ctx *c)
 	}
 	if (mutated || racing)
 		return;
+	/* An allocation's only flag: placed in huge pages, then 2 MiB aligned. */
 	if (live >= 0 && (ret || mi.dev_addr != c->alloc[live].addr ||
-			  mi.size != c->alloc[live].size || mi.flags))
+			  mi.size != c->alloc[live].size ||
+			  (mi.flags & ~NPU_DMA_MEM_INFO_F_HUGE) ||
+			  (mi.flags && (mi.dev_addr | mi.size) % (2ULL << 20))))
 		fz_fail("MEM_INFO of allocation %#llx+%#llx: %d, %#llx+%#llx flags %#x",
 			(unsigned long long)c->alloc[live].addr,
 			(unsigned long long)c->alloc[live].size, ret,
