@@ -92,6 +92,7 @@ struct fz_share {
 	int anyone;		/* NO_PID_CHECK: any process may import */
 	int self;		/* the worker's pid is on its list */
 	int nr_pids;		/* pids set */
+	int pids_unknown;	/* a mutated SET_PIDS succeeded: list unknown */
 };
 
 struct fz_queue {
