@@ -108,6 +108,7 @@ NPU_DMA_IOCTL(vmm_map, true)
 NPU_DMA_IOCTL(vmm_unmap, true)
 NPU_DMA_IOCTL(signal_create, true)
 NPU_DMA_IOCTL(signal_destroy, true)
+NPU_DMA_IOCTL(queue_ctl, true)
 
 /*
  * SIGNAL_WAIT looks its signal up inside drm_dev_enter() but sleeps
@@ -156,6 +157,7 @@ static const struct drm_ioctl_desc npu_dma_ioctls[] = {
 	NPU_DMA_IOCTL_DEF(SIGNAL_CREATE, npu_dma_signal_create),
 	NPU_DMA_IOCTL_DEF(SIGNAL_DESTROY, npu_dma_signal_destroy),
 	NPU_DMA_IOCTL_DEF(SIGNAL_WAIT, npu_dma_signal_wait),
+	NPU_DMA_IOCTL_DEF(QUEUE_CTL, npu_dma_queue_ctl),
 };
 
 /*

@@ -105,11 +105,14 @@ struct npu_dma_stats {
  * @vmm_base: first address of the NPU's window of virtual addresses
  *	(VMM_MAP, npu_dma_vmm.c), right after its memory
  * @vmm_size: bytes of that window
- * @channels: one count per DMA channel; every transfer holds one, so
- *	queues share the channels in FIFO order
- * @chan_lock: Protects @chan_busy
- * @chan_busy: which channel each holder of @channels uses (for tracing
- *	and the timeline: a track per channel)
+ * @chan_lock: Protects @chan_busy, @chan_waiters, @chan_best
+ * @chan_busy: the channels held, one bit each; every transfer holds one
+ *	(its number is traced: the timeline has a track per channel)
+ * @chan_waiters: those waiting for a channel, by queue priority, then
+ *	in arrival order (npu_dma_chan.c)
+ * @chan_best: priority of the first waiter, or NPU_DMA_QUEUE_PRIO_LOWEST
+ *	+ 1 for none: holders read it without the lock to decide whether
+ *	to give way
  * @ctx_lock: Protects @contexts
  * @contexts: open files (struct npu_dma_ctx.node), for teardown on removal;
  *	added and removed under @gone_lock (read) and @ctx_lock, so holding
@@ -143,9 +146,10 @@ struct npu_dma_device {
 	struct mutex bus_maps_lock;	/* see above */
 	u64 vmm_base;
 	u64 vmm_size;
-	struct semaphore channels;
-	spinlock_t chan_lock;		/* @chan_busy */
+	spinlock_t chan_lock;		/* @chan_busy .. @chan_best */
 	unsigned long chan_busy;
+	struct list_head chan_waiters;
+	int chan_best;
 
 	struct mutex ctx_lock;		/* @contexts */
 	struct list_head contexts;

@@ -112,8 +112,9 @@ int npu_dma_device_add(struct npu_dma_device *ndev)
 	ndev->vmm_base = NPU_DMA_VMM_BASE(ndev->mem_base, ndev->mem_size);
 	ndev->vmm_size = min(2 * (ndev->vmm_base - ndev->mem_base),
 			     ndev->mem_base + NPU_DMA_DEVMEM_STRIDE - ndev->vmm_base);
-	sema_init(&ndev->channels, ndev->nr_channels);
 	spin_lock_init(&ndev->chan_lock);
+	INIT_LIST_HEAD(&ndev->chan_waiters);
+	ndev->chan_best = NPU_DMA_QUEUE_PRIO_LOWEST + 1;
 	/* Engines that DMA-map need their memory mapped up front. */
 	ret = npu_dma_devmem_init(ndev, !ndev->ops->dma_mapped);
 	if (ret)

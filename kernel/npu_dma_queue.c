@@ -26,6 +26,7 @@
 #include <linux/slab.h>
 
 #include "npu_dma_area.h"
+#include "npu_dma_compat.h"
 #include "npu_dma_job.h"
 #include "npu_dma_queue.h"
 #include "npu_dma_sched.h"
@@ -256,8 +257,12 @@ int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void *data)
 	if (IS_ERR(q))
 		return PTR_ERR(q);
 
-	/* Destroying waits for the queue's work, like a stream sync. */
-	ret = wait_event_interruptible(q->idle, list_empty(&q->jobs));
+	/*
+	 * Destroying waits for the queue's work, like a stream sync; a
+	 * stopped queue's work is dropped instead (it would never end).
+	 */
+	ret = wait_event_interruptible(q->idle, list_empty(&q->jobs) ||
+				       READ_ONCE(q->stopped));
 	mutex_lock(&ctx->lock);
 	if (!ret && xa_load(&ctx->queues, q->index) != q)
 		ret = -ENOENT;	/* destroyed meanwhile by another thread */
@@ -365,6 +370,105 @@ int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void *data)
 	if (!ret && !q->aborting)
 		npu_dma_sched_kick(q);
 	spin_unlock_irq(&q->lock);
+	npu_dma_queue_put(q);
+	return ret;
+}
+
+/*
+ * QUEUE_CTL STOP: start nothing more, wait for what runs, then tell the
+ * waiters (NPU_DMA_QUEUE_S_STOPPED, the eventfd): completed_seq is final.
+ */
+static int npu_queue_stop(struct npu_dma_queue *q, u64 *seq)
+{
+	spin_lock_irq(&q->lock);
+	q->stopped = true;
+	spin_unlock_irq(&q->lock);
+	/*
+	 * Whoever runs its jobs (worker, inline doorbell) tests @stopped
+	 * before each: once it lets go of run_lock nothing of it runs.
+	 */
+	if (mutex_lock_killable(&q->run_lock))
+		return -EINTR;
+	mutex_unlock(&q->run_lock);
+	if (mutex_lock_killable(&q->submit_lock))
+		return -EINTR;
+	*seq = q->seq;
+	npu_dma_submit_publish_flags(q);
+	mutex_unlock(&q->submit_lock);
+	if (q->efd)
+		npu_dma_eventfd_signal(q->efd);
+	return 0;
+}
+
+/*
+ * QUEUE_CTL ABORT: cancel what was taken and what is published, wait
+ * until it all retired, then run again. Under submit_lock throughout:
+ * doorbells wait (and find the ring empty), and the queue cannot be
+ * killed meanwhile, so @aborting is the abort's to clear, unless the
+ * NPU went away (each pass sets it again then, see npu_sched_enter()).
+ */
+static int npu_queue_abort(struct npu_dma_queue *q, u64 *seq)
+{
+	int ret;
+
+	if (mutex_lock_killable(&q->submit_lock))
+		return -EINTR;
+	if (q->dead) {
+		ret = -ENOENT;
+		goto out_unlock;
+	}
+	spin_lock_irq(&q->lock);
+	q->aborting = true;
+	spin_unlock_irq(&q->lock);
+	ret = npu_dma_submit_drop(q);
+	*seq = q->seq;
+	npu_dma_sched_kick(q);
+	/* Bounded: nothing waits or starts on an aborting queue. */
+	if (wait_event_killable(q->idle, list_empty(&q->jobs))) {
+		ret = -EINTR;	/* left aborting: the file is closing */
+		goto out_unlock;
+	}
+	spin_lock_irq(&q->lock);
+	q->aborting = false;
+	q->stopped = false;
+	spin_unlock_irq(&q->lock);
+	npu_dma_submit_publish_flags(q);
+	ret = ret < 0 ? ret : 0;
+out_unlock:
+	mutex_unlock(&q->submit_lock);
+	return ret;
+}
+
+int npu_dma_queue_ctl_ioctl(struct npu_dma_ctx *ctx, void *data)
+{
+	struct npu_dma_queue_ctl *req = data;
+	struct npu_dma_queue *q;
+	int ret = 0;
+
+	if (req->seq)
+		return -EINVAL;
+	q = npu_queue_from_arg(ctx, req->queue_id, req->flags, 0, req->reserved);
+	if (IS_ERR(q))
+		return PTR_ERR(q);
+	switch (req->op) {
+	case NPU_DMA_QUEUE_CTL_SET_PRIORITY:
+		if (req->value > NPU_DMA_QUEUE_PRIO_LOWEST)
+			ret = -EINVAL;
+		else
+			WRITE_ONCE(q->priority, req->value);
+		break;
+	case NPU_DMA_QUEUE_CTL_STOP:
+		ret = req->value ? -EINVAL : npu_queue_stop(q, &req->seq);
+		break;
+	case NPU_DMA_QUEUE_CTL_ABORT:
+		ret = req->value ? -EINVAL : npu_queue_abort(q, &req->seq);
+		break;
+	default:
+		ret = -EINVAL;
+	}
+	if (ret == -EINVAL)
+		npu_dbg(ctx->ndev, "queue %u: bad control op %u value %u\n",
+			q->id, req->op, req->value);
 	npu_dma_queue_put(q);
 	return ret;
 }

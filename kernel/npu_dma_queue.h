@@ -32,12 +32,15 @@ struct npu_dma_area;
  *	(published as NPU_DMA_QUEUE_S_NEED_WAKEUP)
  * @head: next ring index to consume (the kernel's own copy)
  * @seq: sequence number of the last job created
- * @lock: Protects @jobs, @completed, @barrier_*, @aborting
+ * @priority: NPU_DMA_QUEUE_PRIO_*, for the channels' arbitration
+ *	(READ_ONCE: set by QUEUE_CTL at any time)
+ * @lock: Protects @jobs, @completed, @barrier_*, @aborting, @stopped
  * @jobs: jobs not retired yet, in sequence order
  * @completed: sequence number of the last retired job
  * @barrier_seq: HOST_BARRIER the queue stopped at, or 0
  * @barrier_released: last HOST_BARRIER user space released
  * @aborting: fail every job not started yet with -ECANCELED
+ * @stopped: start no job (QUEUE_CTL STOP) until an abort
  * @run_lock: held by whoever runs the queue's jobs: its @work, or a doorbell
  *	running small work inline (NPU_DMA_SUBMIT_F_INLINE); a killer takes it
  *	to wait for the latter
@@ -65,13 +68,15 @@ struct npu_dma_queue {
 	u64 seq;
 	bool dead;
 	bool need_wakeup;
+	u8 priority;
 
-	spinlock_t lock;		/* @jobs .. @aborting */
+	spinlock_t lock;		/* @jobs .. @stopped */
 	struct list_head jobs;
 	u64 completed;
 	u64 barrier_seq;
 	u64 barrier_released;
 	bool aborting;
+	bool stopped;
 
 	struct mutex run_lock;		/* whoever runs the jobs */
 	struct work_struct work;
@@ -86,6 +91,7 @@ int npu_dma_queue_create_ioctl(struct npu_dma_ctx *ctx, void *data);
 int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void *data);
 int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void *data);
 int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void *data);
+int npu_dma_queue_ctl_ioctl(struct npu_dma_ctx *ctx, void *data);
 void npu_dma_queue_destroy_all(struct npu_dma_ctx *ctx);
 void npu_dma_queue_abort_all(struct npu_dma_ctx *ctx);
 struct npu_dma_queue *npu_dma_queue_get_by_id(u32 id, struct mm_struct *mm);

@@ -100,8 +100,10 @@ static u32 npu_batch_claim(struct npu_dma_batch *b, bool helper, u32 *first)
 /*
  * Run members until none is left. A runner takes a DMA channel for the
  * first members it claims and keeps it for the rest, but not while it
- * waits for the doorbell's validation: that may wait on page faults for
- * as long as the submitter likes, and the channels are every process's.
+ * waits for the doorbell's validation (that may wait on page faults for
+ * as long as the submitter likes, and the channels are every process's),
+ * and not past a queue of higher priority waiting for one (between
+ * members, npu_dma_members_run()).
  */
 static void npu_batch_run_members(struct npu_dma_batch *b, bool helper)
 {
@@ -118,8 +120,8 @@ static void npu_batch_run_members(struct npu_dma_batch *b, bool helper)
 			npu_batch_wait_prepared(b->begin, first + n);
 		}
 		if (chan < 0)
-			chan = npu_dma_chan_get(ndev);
-		npu_dma_members_run(&b->begin->members[first], n, chan);
+			chan = npu_dma_chan_get(ndev, READ_ONCE(b->q->priority));
+		npu_dma_members_run(&b->begin->members[first], n, &chan);
 	}
 	if (chan >= 0)
 		npu_dma_chan_put(ndev, chan);

@@ -99,8 +99,9 @@ static bool npu_sched_wait_ready(struct npu_dma_queue *q,
  * @q: the queue
  * @job: its next job, or a graph task run as one
  *
- * Also publishes a reached barrier (and signals the eventfd), and puts
- * the queue on the list kicked when other queues progress.
+ * Not on a stopped queue. Also publishes a reached barrier (and signals
+ * the eventfd), and puts the queue on the list kicked when other queues
+ * progress.
  */
 static bool npu_sched_ready(struct npu_dma_queue *q, struct npu_dma_job *job)
 {
@@ -108,6 +109,9 @@ static bool npu_sched_ready(struct npu_dma_queue *q, struct npu_dma_job *job)
 
 	if (job->status || q->aborting)
 		return true;
+	/* Stopped (QUEUE_CTL): the abort that ends it kicks the queue. */
+	if (READ_ONCE(q->stopped))
+		return false;
 
 	switch (job->d.opcode) {
 	case NPU_DMA_OP_WAIT:
@@ -299,6 +303,7 @@ bool npu_dma_sched_inline_ok(struct npu_dma_queue *q)
 	bool ok = max;
 
 	spin_lock_irq(&q->lock);
+	ok = ok && !q->stopped;
 	list_for_each_entry(job, &q->jobs, node) {
 		if (!ok || !npu_sched_job_inline(job, &bytes) || bytes > max) {
 			ok = false;

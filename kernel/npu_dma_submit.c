@@ -33,6 +33,16 @@
 #include "npu_dma_xfer.h"
 
 /*
+ * Who consumes the ring: a doorbell, the queue's worker (which never
+ * pins), or an abort (which drops what it takes).
+ */
+enum npu_submit_mode {
+	NPU_SUBMIT_DOORBELL,
+	NPU_SUBMIT_WORKER,
+	NPU_SUBMIT_DROP,
+};
+
+/*
  * Publish one doorbell's jobs in a single step, so that a running worker
  * sees them all or none.
  */
@@ -126,7 +136,7 @@ static void npu_submit_free_unit(struct npu_dma_job *job)
  * the slots after it are consumed as ordinary descriptors.
  */
 static struct npu_dma_job *npu_submit_copy_unit(struct npu_dma_queue *q,
-						u32 i, u32 n)
+						u32 i, u32 n, bool single)
 {
 	struct npu_dma_job *job = npu_dma_job_alloc();
 	u32 k, end;
@@ -138,7 +148,7 @@ static struct npu_dma_job *npu_submit_copy_unit(struct npu_dma_queue *q,
 	job->members = NULL;
 	job->members_spare = false;
 	job->nr_members = 0;
-	end = npu_submit_peek_batch(q, &job->d, i, n);
+	end = single ? 0 : npu_submit_peek_batch(q, &job->d, i, n);
 	if (!end)
 		return job;
 	job->members = npu_dma_members_alloc(q, end, &job->members_spare);
@@ -251,13 +261,30 @@ static void npu_submit_validate_batch(struct npu_dma_queue *q,
 	npu_dma_validate_batch(q->ctx, batch, npu_submit_batch_progress);
 }
 
-/* What a unit, a job or a batch with its members, takes from the budgets. */
+/*
+ * A descriptor an abort took from the ring: it completes at once with
+ * -ECANCELED, counted as submitted like any other.
+ */
+static void npu_submit_drop_job(struct npu_dma_queue *q, struct npu_dma_job *job)
+{
+	job->status = -ECANCELED;
+	npu_submit_trace(job);
+	atomic64_add(job->last_seq - job->seq + 1, &q->ctx->ndev->stats.submitted);
+}
+
+/*
+ * What a unit, a job or a batch with its members, takes from the
+ * budgets: one that is dropped pins nothing.
+ */
 static void npu_submit_unit_charge(const struct npu_dma_job *job,
-				   struct npu_dma_charge *c)
+				   struct npu_dma_charge *c, bool drop)
 {
 	u32 k;
 
 	c->jobs = job->nr_members + 1;
+	c->pages = 0;
+	if (drop)
+		return;
 	c->pages = npu_dma_desc_pin_pages(&job->d);
 	for (k = 0; k < job->nr_members; k++)
 		c->pages += npu_dma_desc_pin_pages(&job->members[k].d);
@@ -266,16 +293,19 @@ static void npu_submit_unit_charge(const struct npu_dma_job *job,
 /*
  * Copy out, validate and queue up to @n descriptors from the ring, unit
  * by unit while the budgets admit them (npu_dma_budget.c); the worker
- * (@worker) stops before the first that pins pageable memory. Nothing
- * fails once the jobs are allocated: from then on they are queued in
+ * stops before the first that pins pageable memory. An abort
+ * (NPU_SUBMIT_DROP) takes every descriptor alone, whatever the budgets,
+ * and validates none: nothing is pinned or referenced, each completes
+ * cancelled. Nothing fails once the jobs are allocated: from then on they are queued in
  * order, each once validated, a batch before its members are.
  *
  * Return: descriptors consumed, or -ENOMEM (none). *@pinning: stopped
  * before pageable work, which a doorbell must consume later.
  */
-static int npu_submit_consume(struct npu_dma_queue *q, u32 n, bool worker,
-			      bool *pinning)
+static int npu_submit_consume(struct npu_dma_queue *q, u32 n,
+			      enum npu_submit_mode mode, bool *pinning)
 {
+	bool drop = mode == NPU_SUBMIT_DROP;
 	struct npu_dma_charge sofar = {}, unit;
 	struct npu_dma_job *job, *tmp;
 	u64 seq = q->seq;
@@ -284,12 +314,12 @@ static int npu_submit_consume(struct npu_dma_queue *q, u32 n, bool worker,
 
 	*pinning = false;
 	for (i = 0; i < n; i += unit.jobs) {
-		job = npu_submit_copy_unit(q, i, n);
+		job = npu_submit_copy_unit(q, i, n, drop);
 		if (!job)
 			goto err_free;
-		npu_submit_unit_charge(job, &unit);
-		if ((worker && unit.pages) ||
-		    !npu_dma_budget_fits(q, &sofar, &unit)) {
+		npu_submit_unit_charge(job, &unit, drop);
+		if (!drop && ((mode == NPU_SUBMIT_WORKER && unit.pages) ||
+			      !npu_dma_budget_fits(q, &sofar, &unit))) {
 			/* Left in the ring, to be copied again when admitted. */
 			npu_submit_free_unit(job);
 			*pinning = unit.pages;
@@ -306,7 +336,9 @@ static int npu_submit_consume(struct npu_dma_queue *q, u32 n, bool worker,
 	WRITE_ONCE(q->ctrl->submitted_seq, q->seq);
 
 	list_for_each_entry_safe(job, tmp, &jobs, node) {
-		if (job->members)
+		if (drop)
+			npu_submit_drop_job(q, job);
+		else if (job->members)
 			npu_submit_validate_batch(q, &jobs, job);
 		else
 			npu_submit_validate_job(q, job);
@@ -325,7 +357,7 @@ err_free:
 /*
  * npu_submit_ring() - consume what user space published
  * @q: the queue; caller holds submit_lock
- * @worker: called by the queue's worker, which never pins
+ * @mode: who consumes
  * @pinning: set if pageable work was left in the ring (a doorbell must
  *	consume it once the budgets admit it)
  *
@@ -334,7 +366,8 @@ err_free:
  *
  * Return: how many, or -errno.
  */
-static int npu_submit_ring(struct npu_dma_queue *q, bool worker, bool *pinning)
+static int npu_submit_ring(struct npu_dma_queue *q, enum npu_submit_mode mode,
+			   bool *pinning)
 {
 	u32 tail, n;
 	int ret;
@@ -353,7 +386,7 @@ static int npu_submit_ring(struct npu_dma_queue *q, bool worker, bool *pinning)
 	}
 	if (!n)
 		return 0;
-	ret = npu_submit_consume(q, n, worker, pinning);
+	ret = npu_submit_consume(q, n, mode, pinning);
 	if (ret <= 0)
 		return ret;
 	q->head += ret;
@@ -367,7 +400,8 @@ static int npu_submit_ring(struct npu_dma_queue *q, bool worker, bool *pinning)
 void npu_dma_submit_publish_flags(struct npu_dma_queue *q)
 {
 	WRITE_ONCE(q->ctrl->flags, (q->dead ? NPU_DMA_QUEUE_S_DEAD : 0) |
-		   (q->need_wakeup ? NPU_DMA_QUEUE_S_NEED_WAKEUP : 0));
+		   (q->need_wakeup ? NPU_DMA_QUEUE_S_NEED_WAKEUP : 0) |
+		   (READ_ONCE(q->stopped) ? NPU_DMA_QUEUE_S_STOPPED : 0));
 }
 
 static void npu_submit_set_need_wakeup(struct npu_dma_queue *q, bool on)
@@ -402,7 +436,7 @@ static int npu_submit_poll(struct npu_dma_queue *q)
 	/* Jobs allocated for the process are charged to its cgroup. */
 	memcg = set_active_memcg(q->ctx->memcg);
 	mutex_lock(&q->submit_lock);
-	n = npu_submit_ring(q, true, &pinning);
+	n = npu_submit_ring(q, NPU_SUBMIT_WORKER, &pinning);
 	mutex_unlock(&q->submit_lock);
 	set_active_memcg(memcg);
 	kthread_unuse_mm(mm);
@@ -448,7 +482,7 @@ int npu_dma_submit_doorbell(struct npu_dma_queue *q, u32 flags, bool *pinning)
 	int ret;
 
 	mutex_lock(&q->submit_lock);
-	ret = npu_submit_ring(q, false, pinning);
+	ret = npu_submit_ring(q, NPU_SUBMIT_DOORBELL, pinning);
 	/*
 	 * Idle (NEED_WAKEUP) and no worker running jobs: the worker sets
 	 * the flag while it still holds run_lock, so the trylock fails
@@ -476,4 +510,21 @@ int npu_dma_submit_doorbell(struct npu_dma_queue *q, u32 flags, bool *pinning)
 		npu_dma_sched_kick(q);
 	mutex_unlock(&q->submit_lock);
 	return ret;
+}
+
+/**
+ * npu_dma_submit_drop() - cancel what user space published, unread
+ * @q: the queue, being aborted; the caller holds submit_lock
+ *
+ * Every descriptor between the kernel's head and the published tail is
+ * taken, numbered as a doorbell would, and completes with -ECANCELED.
+ *
+ * Return: descriptors taken, or -errno (a tail past the ring, -ENOMEM).
+ */
+int npu_dma_submit_drop(struct npu_dma_queue *q)
+{
+	bool pinning;
+
+	lockdep_assert_held(&q->submit_lock);
+	return npu_submit_ring(q, NPU_SUBMIT_DROP, &pinning);
 }

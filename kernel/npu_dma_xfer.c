@@ -364,12 +364,20 @@ static int npu_xfer_chunk(struct npu_dma_job *job, u32 i)
 					     NPU_XFER_CHUNK_BYTES));
 }
 
-static void npu_xfer_split_chunks(struct npu_xfer_split *sp)
+/*
+ * Claim and copy chunks on channel *@chan, giving way between chunks to
+ * a queue of higher priority waiting for a channel.
+ */
+static void npu_xfer_split_chunks(struct npu_xfer_split *sp, int *chan)
 {
+	struct npu_dma_queue *q = sp->job->q;
 	u32 i;
 	int ret;
 
 	while ((i = atomic_inc_return(&sp->next) - 1) < sp->chunks) {
+		if (i)
+			*chan = npu_dma_chan_yield(q->ctx->ndev, *chan,
+						   READ_ONCE(q->priority));
 		ret = npu_xfer_chunk(sp->job, i);
 		if (ret)
 			cmpxchg(&sp->status, 0, ret);
@@ -382,12 +390,11 @@ static void npu_xfer_split_work(struct work_struct *work)
 	struct npu_xfer_split *sp = container_of(work, struct npu_xfer_helper,
 						 work)->sp;
 	struct npu_dma_device *ndev = sp->job->q->ctx->ndev;
-	int chan;
+	int chan = npu_dma_chan_tryget(ndev);
 
-	if (down_trylock(&ndev->channels))
+	if (chan < 0)
 		return;
-	chan = npu_dma_chan_take(ndev);
-	npu_xfer_split_chunks(sp);
+	npu_xfer_split_chunks(sp, &chan);
 	npu_dma_chan_put(ndev, chan);
 }
 
@@ -429,7 +436,8 @@ static int npu_xfer_shared(struct npu_dma_job *job)
 		INIT_WORK(&sp->helpers[i].work, npu_xfer_split_work);
 		npu_dma_work_elsewhere(&sp->helpers[i].work, i);
 	}
-	npu_xfer_split_chunks(sp);
+	/* Its own channel may change: the timeline shows the last. */
+	npu_xfer_split_chunks(sp, &job->chan);
 	for (i = 1; i < n; i++)
 		cancel_work_sync(&sp->helpers[i].work);
 	ret = sp->status;
@@ -602,7 +610,9 @@ static bool npu_xfer_member_join(struct npu_xfer_walk *w,
  * npu_dma_members_run() - execute some members of a batch on one channel
  * @jobs: the members, validated; those that failed already are skipped
  * @n: how many
- * @chan: the channel they run on, which the caller holds
+ * @chan: the channel they run on, which the caller holds; between two
+ *	engine calls it gives way to a queue of higher priority waiting for
+ *	a channel (npu_dma_chan_yield()), and *@chan is then another one
  *
  * Sets each member's status. Plain copies share engine calls when the
  * engine takes arrays of pieces: the call, the abort test and the
@@ -611,7 +621,7 @@ static bool npu_xfer_member_join(struct npu_xfer_walk *w,
  * bytes. A failed engine call fails every member with a piece in it.
  * Sleeps while waiting for the engine.
  */
-void npu_dma_members_run(struct npu_dma_job *jobs, unsigned int n, int chan)
+void npu_dma_members_run(struct npu_dma_job *jobs, unsigned int n, int *chan)
 {
 	struct npu_xfer_walk w;
 	unsigned int i;
@@ -625,8 +635,11 @@ void npu_dma_members_run(struct npu_dma_job *jobs, unsigned int n, int chan)
 			jobs[i].status = -ECANCELED;	/* as any job not started */
 			continue;
 		}
+		if (!w.n)	/* nothing held back for the engine */
+			*chan = npu_dma_chan_yield(jobs[i].q->ctx->ndev, *chan,
+						   READ_ONCE(jobs[i].q->priority));
 		if (jobs[i].d.opcode != NPU_DMA_OP_NOP)
-			jobs[i].chan = chan;	/* as traced */
+			jobs[i].chan = *chan;	/* as traced */
 		if (jobs[i].d.opcode == NPU_DMA_OP_COPY &&
 		    npu_xfer_member_join(&w, jobs, i))
 			continue;
@@ -653,7 +666,7 @@ int npu_dma_job_run(struct npu_dma_job *job)
 
 	if (!npu_xfer_moves(job))
 		return 0;
-	job->chan = npu_dma_chan_get(ndev);
+	job->chan = npu_dma_chan_get(ndev, READ_ONCE(job->q->priority));
 	ret = npu_dma_job_run_on_chan(job);
 	npu_dma_chan_put(ndev, job->chan);
 	return ret;

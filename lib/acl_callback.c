@@ -487,6 +487,18 @@ aclError acl_hostq_failure(struct acl_stream *s)
 		       "satisfied within its timeout (%d ms)", s->id, ms);
 }
 
+void acl_hostq_forgive(struct acl_stream *s)
+{
+	struct acl_hostq *q = __atomic_load_n(&s->hostq, __ATOMIC_ACQUIRE);
+
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->lock);
+	q->failures_seen = q->failures = 0;
+	q->fail_code = ACL_SUCCESS;
+	pthread_mutex_unlock(&q->lock);
+}
+
 /* Is @sub still bound to a stream, so that its thread asks for work? */
 static bool acl_sub_serving(struct acl_sub *sub)
 {

@@ -104,6 +104,8 @@ aclError acl_errno_to_acl(int err)
 	case -EIO:
 	case -ECANCELED:
 		return ACL_ERROR_RT_SYS_DMA;
+	case -ESHUTDOWN:	/* a stopped queue: aclrtStreamStop() */
+		return ACL_ERROR_RT_INTERNAL_ERROR;
 	case -ENODEV:
 	case -ENXIO:
 	case -ENOENT:

@@ -54,6 +54,8 @@ void acl_htask_release(struct acl_htask *t);
 aclError acl_hostq_failure(struct acl_stream *s);
 /* The code of @s's latest failed host task (reported or not), or 0. */
 aclError acl_hostq_failed(struct acl_stream *s);
+/* Forget @s's host-task failures (aclrtStreamAbort made it usable). */
+void acl_hostq_forgive(struct acl_stream *s);
 /* Start @s's runner thread unless it runs: 0 or -errno. */
 int acl_hostq_start(struct acl_stream *s);
 /*

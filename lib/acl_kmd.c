@@ -219,6 +219,15 @@ int acl_kmd_queue_submit(int fd, uint32_t queue_id, uint32_t flags)
 	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &s);
 }
 
+int acl_kmd_queue_ctl(int fd, uint32_t queue_id, uint32_t op, uint32_t value)
+{
+	struct npu_dma_queue_ctl c = {
+		.queue_id = queue_id, .op = op, .value = value,
+	};
+
+	return acl_kmd_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_CTL, &c);
+}
+
 int acl_kmd_barrier_release(int fd, uint32_t queue_id, uint64_t seq)
 {
 	struct npu_dma_barrier_release b = { .queue_id = queue_id, .seq = seq };

@@ -74,6 +74,8 @@ int acl_kmd_queue_destroy(int fd, uint32_t queue_id);
 /* Return: descriptors consumed (>= 0), or -errno. */
 int acl_kmd_queue_submit(int fd, uint32_t queue_id, uint32_t flags);
 int acl_kmd_barrier_release(int fd, uint32_t queue_id, uint64_t seq);
+/* QUEUE_CTL: NPU_DMA_QUEUE_CTL_* on a queue. */
+int acl_kmd_queue_ctl(int fd, uint32_t queue_id, uint32_t op, uint32_t value);
 
 /*
  * Device memory shared by key: IPC_EXPORT (@x in/out), IPC_SET_PIDS,

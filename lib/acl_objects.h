@@ -55,6 +55,8 @@ struct acl_stream {
 	struct acl_context *ctx;
 	struct acl_ring *ring;
 	uint32_t errors_seen;		/* ring error_count already reported */
+	uint32_t errors_base;		/* ring error_count at the last abort */
+	bool aborted;			/* atomic: abort not reported by a sync yet */
 	struct acl_stream *next;	/* in ctx->streams, under dev->lock */
 	struct acl_graph *graph;	/* capture in progress, under ring->lock */
 	struct acl_hostq *hostq;	/* host-task runner (acl_callback.c) */

@@ -359,6 +359,13 @@ static bool acl_ring_dead(const struct acl_ring *r)
 	       NPU_DMA_QUEUE_S_DEAD;
 }
 
+/* Stopped (QUEUE_CTL STOP): what it completed is all it will, until an abort. */
+static bool acl_ring_stopped(const struct acl_ring *r)
+{
+	return __atomic_load_n(&r->ctrl->flags, __ATOMIC_ACQUIRE) &
+	       NPU_DMA_QUEUE_S_STOPPED;
+}
+
 /* One poll round on the eventfd, by the one polling waiter. */
 static int acl_ring_poll_once(struct acl_ring *r, int ms)
 {
@@ -452,6 +459,8 @@ static int acl_ring_wait_for(struct acl_ring *r,
 
 		if (acl_ring_dead(r))
 			ret = -ENODEV;
+		else if (acl_ring_stopped(r))
+			ret = -ESHUTDOWN;
 		else if (!ms)
 			ret = -ETIMEDOUT;
 		else if (r->polling)
@@ -481,6 +490,11 @@ int acl_ring_wait_barrier(struct acl_ring *r, uint64_t seq, int32_t timeout_ms)
 	if (ret)
 		return ret;
 	return acl_ring_completed(r) >= seq ? 1 : 0;
+}
+
+int acl_ring_ctl(struct acl_ring *r, uint32_t op, uint32_t value)
+{
+	return acl_kmd_queue_ctl(r->fd, r->id, op, value);
 }
 
 int acl_ring_barrier_release(struct acl_ring *r, uint64_t seq)

@@ -57,13 +57,19 @@ int acl_ring_submit_one(struct acl_ring *r, const struct npu_dma_desc *d,
 			uint64_t *seq);
 uint64_t acl_ring_completed(const struct acl_ring *r);
 uint64_t acl_ring_last_seq(struct acl_ring *r);
-/* Wait until @seq completed: 0, -ETIMEDOUT, or -ENODEV (NPU gone). */
+/*
+ * Wait until @seq completed: 0, -ETIMEDOUT, -ENODEV (NPU gone) or
+ * -ESHUTDOWN (the queue is stopped short of it).
+ */
 int acl_ring_wait(struct acl_ring *r, uint64_t seq, int32_t timeout_ms);
 /*
  * Wait until the queue parks at HOST_BARRIER @seq: 0; 1 if it went past
- * without a release (failed or aborted); -ETIMEDOUT or -ENODEV.
+ * without a release (failed or aborted); -ETIMEDOUT, -ENODEV or
+ * -ESHUTDOWN.
  */
 int acl_ring_wait_barrier(struct acl_ring *r, uint64_t seq, int32_t timeout_ms);
+/* QUEUE_CTL @op (NPU_DMA_QUEUE_CTL_*) with @value: 0 or -errno. */
+int acl_ring_ctl(struct acl_ring *r, uint32_t op, uint32_t value);
 /* BARRIER_RELEASE of @seq: 0 or -errno. */
 int acl_ring_barrier_release(struct acl_ring *r, uint64_t seq);
 /* Error (-errno) of a failed descriptor in [first, last], or 0. */

@@ -47,10 +47,16 @@ struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 	if (flags & ACL_STREAM_FAST_SYNC)
 		acl_ring_set_fast_sync(s->ring);
 	s->priority = priority > 7 ? 7 : priority;	/* CANN clamps */
+	*ret = acl_stream_apply_priority(s);
+	if (*ret) {
+		acl_ring_shutdown(s->ring);
+		acl_ring_put(s->ring);
+		free(s);
+		return NULL;
+	}
 	s->id = dev->next_stream_id++;
 	s->gen = dev->gen;
 	s->magic = ACL_STREAM_MAGIC;
-	*ret = ACL_SUCCESS;
 	return s;
 }
 
@@ -71,7 +77,7 @@ bool acl_stream_capturing(struct acl_stream *s)
 	return __atomic_load_n(&s->graph, __ATOMIC_ACQUIRE) != NULL;
 }
 
-static aclError acl_stream_captured_err(struct acl_stream *s)
+aclError acl_stream_captured_err(struct acl_stream *s)
 {
 	return acl_err(ACL_ERROR_RT_STREAM_CAPTURED,
 		       "stream %d is capturing", s->id);
@@ -167,8 +173,18 @@ aclError acl_stream_sync(struct acl_stream *s, int32_t timeout_ms)
 		return acl_err(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
 			       "stream %d not done after %d ms", s->id,
 			       timeout_ms);
+	if (err == -ESHUTDOWN)
+		return acl_err(ACL_ERROR_RT_INTERNAL_ERROR,
+			       "stream %d is stopped (aclrtStreamStop): its "
+			       "queued tasks run no more until aclrtStreamAbort",
+			       s->id);
 	if (err)
 		return acl_err_sys(err, "waiting for the stream");
+	/* As CANN: the first synchronize after an abort says so. */
+	if (__atomic_exchange_n(&s->aborted, false, __ATOMIC_ACQ_REL))
+		return acl_err(ACL_ERROR_RT_STREAM_ABORT,
+			       "stream %d was aborted (aclrtStreamAbort): its "
+			       "tasks queued then were dropped", s->id);
 	count = acl_ring_error_count(s->ring);
 	seen = __atomic_exchange_n(&s->errors_seen, count, __ATOMIC_RELAXED);
 	if (count != seen)

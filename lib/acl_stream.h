@@ -41,6 +41,8 @@ aclError acl_stream_check_range(struct acl_stream *s, uint64_t first,
  * refused. Return: the failure's code (recorded) or ACL_SUCCESS.
  */
 aclError acl_stream_check_stopped(struct acl_stream *s);
+/* Tell the driver @s->priority (acl_stream_ctl.c). */
+aclError acl_stream_apply_priority(struct acl_stream *s);
 /* Run the aclrtRegStreamStateCallback() hooks for @s, no lock held. */
 void acl_stream_notify(struct acl_stream *s, aclrtStreamState state);
 /* In a forked child: the hooks' lock again (acl_fork.c). */
@@ -67,6 +69,8 @@ struct acl_ref {
 
 /* Is @s capturing? (unlocked peek, for the API-edge checks) */
 bool acl_stream_capturing(struct acl_stream *s);
+/* The error (107027) of a call a capturing stream refuses. */
+aclError acl_stream_captured_err(struct acl_stream *s);
 
 /* acl_event_ipc.c: IPC events' records, waits and end. */
 int acl_event_ipc_record(struct acl_event *e, struct acl_stream *s);

@@ -5,8 +5,9 @@
  * aclrtCreateStreamV2(), the default-stream and priority-range queries,
  * and the stream-state hooks.
  *
- * Priorities are accepted and stored (0 highest ... 7 lowest, CANN's
- * range) but the driver's scheduler does not order queues by them.
+ * Priorities (0 highest ... 7 lowest, CANN's range) go to the driver,
+ * whose channel arbitration serves the queue of highest priority first
+ * (DRM_IOCTL_NPU_DMA_QUEUE_CTL); stop and abort are the driver's too.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -35,17 +36,21 @@ static bool acl_stream_stop_mode(const struct acl_stream *s)
 aclError acl_stream_check_stopped(struct acl_stream *s)
 {
 	aclError host;
+	bool fresh;
 	int err;
 
 	if (!acl_stream_stop_mode(s))
 		return ACL_SUCCESS;
 	/* A failed host task (a timed-out event wait) stops it too. */
 	host = acl_hostq_failed(s);
-	if (host && !acl_ring_error_count(s->ring))
+	/* Failures before the last abort are over: it made the stream usable. */
+	fresh = acl_ring_error_count(s->ring) !=
+		__atomic_load_n(&s->errors_base, __ATOMIC_RELAXED);
+	if (host && !fresh)
 		return acl_err(host, "stream %d stopped on failure "
 			       "(ACL_STOP_ON_FAILURE): a wait for an event timed "
 			       "out, new work is refused", s->id);
-	if (!acl_ring_error_count(s->ring))
+	if (!fresh)
 		return ACL_SUCCESS;
 	err = acl_ring_last_error(s->ring);
 	return acl_err(acl_errno_to_acl(err ? err : -EIO),
@@ -114,39 +119,101 @@ ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream,
 
 /* ---- stop and abort -------------------------------------------------- */
 
+aclError acl_stream_apply_priority(struct acl_stream *s)
+{
+	int err;
+
+	if (!(s->ctx->dev->info.caps & NPU_DMA_CAP_QUEUE_CTL))
+		return ACL_SUCCESS;	/* an older driver: stored only */
+	err = acl_ring_ctl(s->ring, NPU_DMA_QUEUE_CTL_SET_PRIORITY, s->priority);
+	if (err)
+		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_CTL "
+				   "(SET_PRIORITY)");
+	return ACL_SUCCESS;
+}
+
 /*
- * The driver has no way to pause a queue, nor to drop the work queued
- * on it short of closing the device file: QUEUE_DESTROY first waits for
- * every queued job. So both calls check their argument and then say the
- * feature is missing, as CANN does on chips without stream clearing.
+ * The stream stop or abort applies to: a created stream of the current
+ * context, not capturing, on a driver that has QUEUE_CTL.
  */
-static aclError acl_stream_clear(aclrtStream stream, const char *what)
+static struct acl_stream *acl_stream_ctl_target(aclrtStream stream,
+						const char *what,
+						aclError *ret)
+{
+	struct acl_stream *s;
+
+	if (!stream) {
+		*ret = acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "stream is NULL (the default stream cannot be "
+			       "%s)", what);
+		return NULL;
+	}
+	s = acl_stream_own(stream, ret);
+	if (!s)
+		return NULL;
+	if (acl_stream_capturing(s)) {
+		*ret = acl_stream_captured_err(s);
+		return NULL;
+	}
+	if (!(s->ctx->dev->info.caps & NPU_DMA_CAP_QUEUE_CTL)) {
+		*ret = acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			       "stream %d cannot be %s: the npu_dma driver has "
+			       "no QUEUE_CTL", s->id, what);
+		return NULL;
+	}
+	return s;
+}
+
+/*
+ * Stop: the driver starts none of the stream's queued tasks any more
+ * and returns once none runs; synchronizing it then gives 507000 (the
+ * queue says it is stopped, see acl_ring_wait()).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream)
 {
 	struct acl_stream *s;
 	aclError ret;
+	int err;
 
-	if (!stream)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "stream is NULL (the default stream cannot be "
-			       "%s)", what);
-	s = acl_stream_own(stream, &ret);
+	ACL_ENTER();
+	s = acl_stream_ctl_target(stream, "stopped", &ret);
 	if (!s)
 		return ret;
-	return acl_err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-		       "stream %d cannot be %s: the npu_dma driver cannot stop "
-		       "or drop a queue's queued work", s->id, what);
+	err = acl_ring_ctl(s->ring, NPU_DMA_QUEUE_CTL_STOP, 0);
+	if (err)
+		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_CTL (STOP)");
+	return ACL_SUCCESS;
 }
 
-ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream)
-{
-	ACL_ENTER();
-	return acl_stream_clear(stream, "stopped");
-}
-
+/*
+ * Abort: the driver drops every task queued on the stream, its host
+ * tasks included (their barriers complete cancelled, so the host part
+ * never runs), and the stream runs again. The cancellations are no
+ * failures of the stream's own (a stream in ACL_STOP_ON_FAILURE takes
+ * new work again); its next synchronize reports the abort, 107023.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
 {
+	struct acl_stream *s;
+	aclError ret;
+	int err;
+
 	ACL_ENTER();
-	return acl_stream_clear(stream, "aborted");
+	s = acl_stream_ctl_target(stream, "aborted", &ret);
+	if (!s)
+		return ret;
+	pthread_mutex_lock(&s->ring->lock);
+	err = acl_ring_ctl(s->ring, NPU_DMA_QUEUE_CTL_ABORT, 0);
+	pthread_mutex_unlock(&s->ring->lock);
+	if (err)
+		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_CTL (ABORT)");
+	__atomic_store_n(&s->errors_base, acl_ring_error_count(s->ring),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&s->errors_seen, acl_ring_error_count(s->ring),
+			 __ATOMIC_RELAXED);
+	acl_hostq_forgive(s);
+	__atomic_store_n(&s->aborted, true, __ATOMIC_RELEASE);
+	return ACL_SUCCESS;
 }
 
 /* ---- attributes ------------------------------------------------------ */
@@ -188,7 +255,7 @@ static aclError acl_stream_attr_set(struct acl_stream *s, aclrtStreamAttr a,
 				       v->streamPriority, ACL_PRIO_GREATEST,
 				       ACL_PRIO_LEAST);
 		s->priority = v->streamPriority;
-		return ACL_SUCCESS;
+		return acl_stream_apply_priority(s);
 	}
 	return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 		       "stmAttrType=%d: must be in [%d, %d]", (int)a,

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libacl in the guest: stream control and settings. Failure modes with
- * a descriptor the driver fails, stop and abort (not supported: the
- * driver cannot drop queued work), attributes, config handles and
- * aclrtCreateStreamV2, the priority range, the current default stream,
- * the state hooks, and bad arguments. On a sim NPU: no test here needs
- * the edu card's DMA, which costs 100 ms a copy.
+ * a descriptor the driver fails, stop and abort (in the driver), stream
+ * priorities honoured by the driver's channel arbitration, attributes,
+ * config handles and aclrtCreateStreamV2, the priority range, the
+ * current default stream, the state hooks, and bad arguments. Stop,
+ * abort and priorities run on every NPU, the rest on a sim NPU.
  */
+#include <errno.h>
+#include <semaphore.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,59 +171,295 @@ START_TEST(test_continue_on_failure)
 }
 END_TEST
 
-/*
- * Stop and abort are refused (207000) after their argument checks, and
- * leave queued work alone: it completes, the stream stays usable.
- */
-START_TEST(test_stop_abort_not_supported)
+/* A host function that holds its stream until the test lets it go. */
+struct t_hold {
+	sem_t entered;		/* posted when the function runs */
+	sem_t release;		/* posted by the test to let it return */
+};
+
+static void t_sem_wait(sem_t *sem)
 {
-	size_t len = 32u << 20;
-	aclrtContext other;
-	void *d, *h, *back;
+	while (sem_wait(sem))
+		ck_assert_int_eq(errno, EINTR);
+}
+
+static void t_hold_fn(void *arg)
+{
+	struct t_hold *h = arg;
+
+	ck_assert_int_eq(sem_post(&h->entered), 0);
+	t_sem_wait(&h->release);
+}
+
+static void t_hold_init(struct t_hold *h)
+{
+	ck_assert_int_eq(sem_init(&h->entered, 0, 0), 0);
+	ck_assert_int_eq(sem_init(&h->release, 0, 0), 0);
+}
+
+static void t_hold_fini(struct t_hold *h)
+{
+	sem_destroy(&h->entered);
+	sem_destroy(&h->release);
+}
+
+/*
+ * Park @s at a host function, so that what is queued after it waits
+ * (hold.entered says when it runs: the queue is parked at its barrier).
+ */
+static void t_hold(struct t_hold *h, aclrtStream s)
+{
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_hold_fn, h));
+}
+
+/* @len bytes of device memory at @d, read back, all @byte? */
+static bool t_dev_is(void *d, size_t len, int byte)
+{
+	void *back;
+	bool ok;
+
+	T_ACL_OK(aclrtMallocHost(&back, len));
+	T_ACL_OK(aclrtMemcpy(back, len, d, len, ACL_MEMCPY_DEVICE_TO_HOST));
+	ok = t_bytes_check(back, len, byte) == len;
+	T_ACL_OK(aclrtFreeHost(back));
+	return ok;
+}
+
+/*
+ * aclrtStreamStop: what is queued stays queued and does not run, a
+ * synchronize says 507000; aclrtStreamAbort: the queued work is dropped
+ * in the driver, the next synchronize says 107023, and the stream runs
+ * new work again. On every NPU (a memset is one DMA on edu).
+ */
+START_TEST(test_stop_then_abort)
+{
+	struct t_hold hold;
 	aclrtStream s;
-	int dev = t_sim(), i;
+	void *d;
+	int dev;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	t_hold_init(&hold);
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	T_ACL_OK(aclrtMemset(d, 4096, 0x11, 4096));
+
+	/* The queue parks at the host function; the memset waits behind. */
+	t_hold(&hold, s);
+	T_ACL_OK(aclrtMemsetAsync(d, 4096, 0x22, 4096, s));
+	t_sem_wait(&hold.entered);
+	T_ACL_OK(aclrtStreamStop(s));
+	ck_assert_int_eq(sem_post(&hold.release), 0);
+	T_ACL_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_INTERNAL_ERROR);
+	t_acl_msg_has("stopped");
+	/* Released from the host function, the stream still starts nothing. */
+	usleep(200 * 1000);
+	ck_assert(t_dev_is(d, 4096, 0x11));
+	T_ACL_EQ(aclrtSynchronizeStreamWithTimeout(s, 1000),
+		 ACL_ERROR_RT_INTERNAL_ERROR);
+
+	T_ACL_OK(aclrtStreamAbort(s));
+	T_ACL_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT);
+	t_acl_msg_has("aborted");
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert(t_dev_is(d, 4096, 0x11));
+
+	/* Usable again. */
+	T_ACL_OK(aclrtMemsetAsync(d, 4096, 0x33, 4096, s));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert(t_dev_is(d, 4096, 0x33));
+
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtFree(d));
+	t_hold_fini(&hold);
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+/*
+ * Abort without a stop: work queued behind a parked host function is
+ * dropped, work after the abort runs; a stream in ACL_STOP_ON_FAILURE
+ * takes work again (the cancellations are no failure of its own). A
+ * stopped stream can be destroyed, its queued work dropped.
+ */
+START_TEST(test_abort_drops_queued)
+{
+	struct t_hold hold;
+	aclrtStream s, s2;
+	aclrtEvent ev;
+	void *d;
+	int dev, i;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	t_hold_init(&hold);
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_OK(aclrtCreateEvent(&ev));
+	T_ACL_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+	T_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	T_ACL_OK(aclrtMemset(d, 4096, 0x11, 4096));
+	t_hold(&hold, s);
+	for (i = 0; i < 4; i++)
+		T_ACL_OK(aclrtMemsetAsync(d, 4096, 0x22 + i, 4096, s));
+	T_ACL_OK(aclrtRecordEvent(ev, s));
+	t_sem_wait(&hold.entered);
+	T_ACL_OK(aclrtStreamAbort(s));
+	ck_assert_int_eq(sem_post(&hold.release), 0);
+	/* The dropped record completed with the rest: nothing hangs on it. */
+	T_ACL_OK(aclrtSynchronizeEvent(ev));
+	T_ACL_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT);
+	ck_assert(t_dev_is(d, 4096, 0x11));
+	T_ACL_OK(aclrtMemsetAsync(d, 4096, 0x44, 4096, s));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert(t_dev_is(d, 4096, 0x44));
+
+	/* Destroying a stopped stream drops what it had queued. */
+	T_ACL_OK(aclrtCreateStream(&s2));
+	t_hold(&hold, s2);
+	T_ACL_OK(aclrtMemsetAsync(d, 4096, 0x55, 4096, s2));
+	t_sem_wait(&hold.entered);
+	T_ACL_OK(aclrtStreamStop(s2));
+	ck_assert_int_eq(sem_post(&hold.release), 0);
+	T_ACL_OK(aclrtDestroyStream(s2));
+	ck_assert(t_dev_is(d, 4096, 0x44));
+
+	T_ACL_OK(aclrtDestroyEvent(ev));
+	T_ACL_OK(aclrtDestroyStream(s));
+	T_ACL_OK(aclrtFree(d));
+	t_hold_fini(&hold);
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+/* The argument checks of stop and abort. */
+START_TEST(test_stop_abort_args)
+{
+	aclrtContext other;
+	aclrtStream s;
+	void *h;
+	int dev = t_sim();
 
 	if (dev < 0)
 		return;
 	T_ACL_OK(aclrtCreateStream(&s));
-	T_ACL_OK(aclrtMalloc(&d, len, ACL_MEM_MALLOC_HUGE_FIRST));
-	T_ACL_OK(aclrtMallocHost(&h, len));
-	T_ACL_OK(aclrtMallocHost(&back, len));
-	t_pattern_fill(h, len, 5);
-	memset(back, 0, len);
-	T_ACL_OK(aclrtMemcpyAsync(d, len, h, len, ACL_MEMCPY_HOST_TO_DEVICE,
-				  s));
-	for (i = 0; i < 64; i++)
-		T_ACL_OK(aclrtMemcpyAsync((char *)back + i * 4096, 4096,
-					  (char *)d + i * 4096, 4096,
-					  ACL_MEMCPY_DEVICE_TO_HOST, s));
-	T_ACL_EQ(aclrtStreamAbort(s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-	t_acl_msg_has("cannot be aborted");
-	T_ACL_EQ(aclrtStreamStop(s), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-	t_acl_msg_has("cannot be stopped");
-	T_ACL_OK(aclrtSynchronizeStream(s));
-	ck_assert_uint_eq(t_pattern_check(back, 64 * 4096, 5), 64 * 4096);
-	T_ACL_OK(aclrtMemcpyAsync(back, len, d, len, ACL_MEMCPY_DEVICE_TO_HOST,
-				  s));
-	T_ACL_OK(aclrtSynchronizeStream(s));
-	ck_assert_uint_eq(t_pattern_check(back, len, 5), len);
-
+	T_ACL_OK(aclrtMallocHost(&h, 4096));
 	T_ACL_EQ(aclrtStreamAbort(NULL), ACL_ERROR_RT_PARAM_INVALID);
 	t_acl_msg_has("stream is NULL");
 	T_ACL_EQ(aclrtStreamStop(NULL), ACL_ERROR_RT_PARAM_INVALID);
-	T_ACL_EQ(aclrtStreamAbort((aclrtStream)back),
-		 ACL_ERROR_RT_INVALID_HANDLE);
+	T_ACL_EQ(aclrtStreamAbort((aclrtStream)h), ACL_ERROR_RT_INVALID_HANDLE);
 	T_ACL_OK(aclrtCreateContext(&other, dev));
 	T_ACL_EQ(aclrtStreamAbort(s), ACL_ERROR_RT_STREAM_CONTEXT);
+	T_ACL_EQ(aclrtStreamStop(s), ACL_ERROR_RT_STREAM_CONTEXT);
 	T_ACL_EQ(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE),
 		 ACL_ERROR_RT_STREAM_CONTEXT);
 	T_ACL_OK(aclrtDestroyContext(other));
 	T_ACL_OK(aclrtSetDevice(dev));
+	/* Abort of an idle stream: nothing to drop, nothing to report. */
+	T_ACL_OK(aclrtStreamAbort(s));
+	T_ACL_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT);
+	T_ACL_OK(aclrtSynchronizeStream(s));
 	T_ACL_OK(aclrtDestroyStream(s));
-	T_ACL_OK(aclrtFree(d));
 	T_ACL_OK(aclrtFreeHost(h));
-	T_ACL_OK(aclrtFreeHost(back));
-	T_ACL_OK(aclrtResetDeviceForce(dev));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
+/* A batch of @n copies of @chunk bytes, host @src to device @dst. */
+static void t_batch_h2d(void *dst, void *src, size_t n, size_t chunk,
+			int dev, aclrtStream s)
+{
+	size_t zero = 0, fail = SIZE_MAX, *sizes, i;
+	aclrtMemcpyBatchAttr attr;
+	void **dsts, **srcs;
+
+	dsts = calloc(n, sizeof(*dsts));
+	srcs = calloc(n, sizeof(*srcs));
+	sizes = calloc(n, sizeof(*sizes));
+	ck_assert(dsts && srcs && sizes);
+	for (i = 0; i < n; i++) {
+		dsts[i] = (char *)dst + i * chunk;
+		srcs[i] = (char *)src + i * chunk;
+		sizes[i] = chunk;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.srcLoc.type = ACL_MEM_LOCATION_TYPE_HOST;
+	attr.dstLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	attr.dstLoc.id = (uint32_t)dev;
+	T_ACL_OK(aclrtMemcpyBatchAsync(dsts, sizes, srcs, sizes, n, &attr,
+				       &zero, 1, &fail, s));
+	free(dsts);
+	free(srcs);
+	free(sizes);
+}
+
+#define T_LOW_STREAMS	4
+
+/*
+ * Priorities reach the driver. Batches of copies to the NPU on streams
+ * of the lowest priority hold every DMA channel (a batch's runners keep
+ * theirs from member to member); a copy on a stream of the highest
+ * priority, issued behind them, gets a channel between two members and
+ * is done long before any batch (their events still pending). Without
+ * the arbitration it waits for a whole batch. Edu (one channel): one
+ * batch of 8 copies of a DMA each (0.2 s); sim (4 channels): four
+ * batches of 16 MiB.
+ */
+START_TEST(test_priority_overtakes)
+{
+	size_t n = _i ? 128 : 8, chunk = _i ? 128 << 10 : 4096;
+	int nlow = _i ? T_LOW_STREAMS : 1, dev, k;
+	aclrtStream low[T_LOW_STREAMS], high;
+	aclrtEvent done[T_LOW_STREAMS];
+	aclrtEventRecordedStatus st;
+	void *src, *dst, *h;
+	uint32_t prio;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	T_ACL_OK(aclrtCreateStreamWithConfig(&high, 0, 0));
+	T_ACL_OK(aclrtMallocHost(&src, n * chunk));
+	T_ACL_OK(aclrtMalloc(&dst, nlow * n * chunk, ACL_MEM_MALLOC_HUGE_FIRST));
+	T_ACL_OK(aclrtMallocHost(&h, 4096));
+	t_pattern_fill(h, 4096, 9);
+	for (k = 0; k < nlow; k++) {
+		T_ACL_OK(aclrtCreateStreamWithConfig(&low[k], 7, 0));
+		T_ACL_OK(aclrtCreateEvent(&done[k]));
+	}
+	T_ACL_OK(aclrtStreamGetPriority(low[0], &prio));
+	ck_assert_uint_eq(prio, 7);
+
+	for (k = 0; k < nlow; k++) {
+		t_batch_h2d((char *)dst + k * n * chunk, src, n, chunk, dev,
+			    low[k]);
+		T_ACL_OK(aclrtRecordEvent(done[k], low[k]));
+	}
+	T_ACL_OK(aclrtMemcpyAsync(dst, 4096, h, 4096,
+				  ACL_MEMCPY_HOST_TO_DEVICE, high));
+	T_ACL_OK(aclrtSynchronizeStream(high));
+	for (k = 0; k < nlow; k++) {
+		T_ACL_OK(aclrtQueryEventStatus(done[k], &st));
+		ck_assert_msg(st == ACL_EVENT_RECORDED_STATUS_NOT_READY,
+			      "the high-priority copy waited for batch %d", k);
+	}
+	for (k = 0; k < nlow; k++) {
+		T_ACL_OK(aclrtSynchronizeEvent(done[k]));
+		T_ACL_OK(aclrtDestroyEvent(done[k]));
+	}
+
+	/* A priority set later counts too. */
+	T_ACL_OK(aclrtSetStreamAttribute(low[0], ACL_STREAM_ATTR_PRIORITY,
+					 &(aclrtStreamAttrValue){ .streamPriority = 0 }));
+	T_ACL_OK(aclrtStreamGetPriority(low[0], &prio));
+	ck_assert_uint_eq(prio, 0);
+
+	for (k = 0; k < nlow; k++)
+		T_ACL_OK(aclrtDestroyStream(low[k]));
+	T_ACL_OK(aclrtFreeHost(src));
+	T_ACL_OK(aclrtFree(dst));
+	T_ACL_OK(aclrtFreeHost(h));
+	T_ACL_OK(aclrtDestroyStream(high));
+	T_ACL_OK(aclrtResetDevice(dev));
 }
 END_TEST
 
@@ -498,7 +736,10 @@ static Suite *acl_stream_ctl_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_stop_on_failure);
 	tcase_add_test(tc, test_continue_on_failure);
-	tcase_add_test(tc, test_stop_abort_not_supported);
+	tcase_add_loop_test(tc, test_stop_then_abort, 0, 2);
+	tcase_add_loop_test(tc, test_abort_drops_queued, 0, 2);
+	tcase_add_test(tc, test_stop_abort_args);
+	tcase_add_loop_test(tc, test_priority_overtakes, 0, 2);
 	tcase_add_test(tc, test_attributes);
 	tcase_add_test(tc, test_config_handle_v2);
 	tcase_add_test(tc, test_priority_range_default_stream);

@@ -51,6 +51,7 @@ extern "C" {
 #define NPU_DMA_CAP_VMM			(1ULL << 13)	/* VMM_MAP, VMM_UNMAP */
 #define NPU_DMA_CAP_SIGNAL		(1ULL << 14)	/* signals: SIGNAL, WAIT_SIGNAL */
 #define NPU_DMA_CAP_SIGNAL_WAIT		(1ULL << 15)	/* SIGNAL_WAIT: a host waits */
+#define NPU_DMA_CAP_QUEUE_CTL		(1ULL << 16)	/* QUEUE_CTL: priority, stop, abort */
 
 /**
  * struct npu_dma_info - DRM_IOCTL_NPU_DMA_GET_INFO: what this NPU is and can do
@@ -537,6 +538,58 @@ struct npu_dma_barrier_release {
 	__u64 reserved[2];
 };
 
+/*
+ * Queue priorities (NPU_DMA_QUEUE_CTL_SET_PRIORITY): 0 is the highest,
+ * as CANN numbers its streams' priorities; a new queue has 0.
+ */
+#define NPU_DMA_QUEUE_PRIO_HIGHEST	0
+#define NPU_DMA_QUEUE_PRIO_LOWEST	7
+
+/* struct npu_dma_queue_ctl.op */
+#define NPU_DMA_QUEUE_CTL_SET_PRIORITY	1
+#define NPU_DMA_QUEUE_CTL_STOP		2
+#define NPU_DMA_QUEUE_CTL_ABORT		3
+
+/**
+ * struct npu_dma_queue_ctl - DRM_IOCTL_NPU_DMA_QUEUE_CTL: control a queue
+ * @queue_id: in: a queue of this context
+ * @op: in: NPU_DMA_QUEUE_CTL_*
+ * @value: in: SET_PRIORITY: NPU_DMA_QUEUE_PRIO_HIGHEST ..
+ *	NPU_DMA_QUEUE_PRIO_LOWEST; other ops: zero
+ * @flags: in: 0
+ * @seq: out: STOP and ABORT: the queue's last sequence number taken from
+ *	the ring (in: zero)
+ * @reserved: in: zero
+ *
+ * SET_PRIORITY: whenever the NPU's DMA channels are all busy, a channel
+ * that comes free goes to the waiting queue of highest priority (in
+ * arrival order among equals), and a job holding channels for a long
+ * time (a batch, a copy shared among channels) gives them up between
+ * its parts to a waiter of higher priority than its own.
+ *
+ * STOP: the queue starts no more jobs (nor graph tasks); what runs
+ * finishes, what is queued stays queued. Returns once nothing of the
+ * queue runs, having set NPU_DMA_QUEUE_S_STOPPED and signalled the
+ * eventfd, so that waiters stop waiting. Queues waiting on it wait
+ * until it is aborted. Destroying a stopped queue drops its work.
+ *
+ * ABORT: everything the queue has taken and not finished, and every
+ * descriptor published in its ring and not taken yet, completes with
+ * -ECANCELED: jobs not started are not run, running copies stop at
+ * their next piece. Doorbells meanwhile are cancelled alike. Returns
+ * once the queue is empty; it is then usable again, not stopped, at
+ * its priority. A signal record it dropped never comes: a queue
+ * waiting for it waits on (abort that one too).
+ */
+struct npu_dma_queue_ctl {
+	__u32 queue_id;
+	__u32 op;
+	__u32 value;
+	__u32 flags;
+	__u64 seq;
+	__u64 reserved[2];
+};
+
 /* Descriptor opcodes (struct npu_dma_desc.opcode). */
 #define NPU_DMA_OP_NOP			0
 #define NPU_DMA_OP_COPY			1	/* @len bytes @src -> @dst */
@@ -673,6 +726,11 @@ struct npu_dma_queue_ctrl {
  * sq_tail once more.) A doorbell is never wrong, only slower.
  */
 #define NPU_DMA_QUEUE_S_NEED_WAKEUP	(1U << 1)
+/*
+ * Stopped by QUEUE_CTL STOP, until an abort: completed_seq stays where it
+ * is (set once nothing of the queue runs, with the eventfd signalled).
+ */
+#define NPU_DMA_QUEUE_S_STOPPED		(1U << 2)
 
 /**
  * struct npu_dma_event_slot - one slot of a context's event table
@@ -760,6 +818,7 @@ struct npu_dma_graph_destroy {
 #define DRM_NPU_DMA_SIGNAL_CREATE	0x11
 #define DRM_NPU_DMA_SIGNAL_DESTROY	0x12
 #define DRM_NPU_DMA_SIGNAL_WAIT		0x13
+#define DRM_NPU_DMA_QUEUE_CTL		0x14
 
 #define DRM_IOCTL_NPU_DMA_GET_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_GET_INFO, struct npu_dma_info)
@@ -801,6 +860,8 @@ struct npu_dma_graph_destroy {
 	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_SIGNAL_DESTROY, struct npu_dma_signal_destroy)
 #define DRM_IOCTL_NPU_DMA_SIGNAL_WAIT \
 	DRM_IOW(DRM_COMMAND_BASE + DRM_NPU_DMA_SIGNAL_WAIT, struct npu_dma_signal_wait)
+#define DRM_IOCTL_NPU_DMA_QUEUE_CTL \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_NPU_DMA_QUEUE_CTL, struct npu_dma_queue_ctl)
 
 #if defined(__cplusplus)
 }

@@ -771,3 +771,16 @@ int acl_kmd_queue_destroy(int fd, uint32_t queue_id)
 	fake_pump();		/* WAITs on it are over */
 	return fake_end(0);
 }
+
+/*
+ * Not modelled: the fake NPU does not advertise NPU_DMA_CAP_QUEUE_CTL,
+ * and answers as a driver without the ioctl would.
+ */
+int acl_kmd_queue_ctl(int fd, uint32_t queue_id, uint32_t op, uint32_t value)
+{
+	(void)fd;
+	(void)queue_id;
+	(void)op;
+	(void)value;
+	return -ENOTTY;
+}
