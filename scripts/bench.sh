@@ -28,7 +28,7 @@ fi
 cd "$(dirname "$0")/../bench" || exit 1
 # Issue 10's targets first, then the other issues', then any newcomer.
 order="bench_bw bench_submit bench_reg bench_p2p bench_copy2d bench_batch
-bench_graph bench_load bench_latency"
+bench_graph bench_load bench_latency bench_priority"
 progs=$*
 if [ -z "$progs" ]; then
 	for p in $order bench_*; do

@@ -357,6 +357,40 @@ START_TEST(test_queue_limit)
 }
 END_TEST
 
+static int queue_ctl(uint32_t id, uint32_t op, uint32_t value)
+{
+	struct npu_dma_queue_ctl c = { .queue_id = id, .op = op, .value = value };
+
+	return npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_QUEUE_CTL, &c);
+}
+
+/* QUEUE_CTL: each field checked (t_queue tests what the ops do). */
+static void queue_ctl_args(void)
+{
+	struct npu_dma_queue_ctl c = { .queue_id = e.q.id,
+				       .op = NPU_DMA_QUEUE_CTL_SET_PRIORITY };
+
+	c.flags = 1;
+	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_QUEUE_CTL, &c), -EINVAL);
+	c.flags = 0;
+	c.reserved[1] = 1;
+	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_QUEUE_CTL, &c), -EINVAL);
+	c.reserved[1] = 0;
+	c.seq = 1;	/* out only */
+	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_QUEUE_CTL, &c), -EINVAL);
+	ck_assert_int_eq(queue_ctl(e.q.id, 0, 0), -EINVAL);
+	ck_assert_int_eq(queue_ctl(e.q.id, NPU_DMA_QUEUE_CTL_ABORT + 1, 0), -EINVAL);
+	ck_assert_int_eq(queue_ctl(e.q.id, NPU_DMA_QUEUE_CTL_SET_PRIORITY,
+				   NPU_DMA_QUEUE_PRIO_LOWEST + 1), -EINVAL);
+	ck_assert_int_eq(queue_ctl(e.q.id, NPU_DMA_QUEUE_CTL_STOP, 1), -EINVAL);
+	ck_assert_int_eq(queue_ctl(e.q.id, NPU_DMA_QUEUE_CTL_ABORT, 1), -EINVAL);
+	ck_assert_int_eq(queue_ctl(e.q.id, NPU_DMA_QUEUE_CTL_SET_PRIORITY,
+				   NPU_DMA_QUEUE_PRIO_LOWEST), 0);
+	ck_assert_int_eq(queue_ctl(e.q.id, NPU_DMA_QUEUE_CTL_SET_PRIORITY,
+				   NPU_DMA_QUEUE_PRIO_HIGHEST), 0);
+	ck_assert_int_eq(queue_ctl(0x7fffffff, NPU_DMA_QUEUE_CTL_ABORT, 0), -ENOENT);
+}
+
 START_TEST(test_queue_id_args)
 {
 	struct npu_dma_queue_destroy qd = { .queue_id = e.q.id };
@@ -386,6 +420,8 @@ START_TEST(test_queue_id_args)
 	br.seq = 0;
 	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_BARRIER_RELEASE, &br), -EINVAL);
 
+	queue_ctl_args();
+
 	/* Ids that are not a queue of this file. */
 	ck_assert_int_eq(npu_raw_queue_create(e.fd2, 16, &other), 0);
 	qd.reserved[1] = 0;
@@ -398,6 +434,8 @@ START_TEST(test_queue_id_args)
 	qd.queue_id = qs.queue_id = 0x7fffffff;
 	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &qd), -ENOENT);
 	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &qs), -ENOENT);
+	ck_assert_int_eq(queue_ctl(other.id, NPU_DMA_QUEUE_CTL_SET_PRIORITY, 0),
+			 -ENOENT);
 	npu_raw_queue_destroy(&other);
 	qd.queue_id = other.id;
 	ck_assert_int_eq(npu_raw_ioctl(e.fd2, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &qd), -ENOENT);
@@ -450,7 +488,7 @@ START_TEST(test_unknown_ioctls_and_mmaps)
 	void *p;
 
 	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOWR(DRM_COMMAND_BASE +
-						      DRM_NPU_DMA_SIGNAL_WAIT + 1,
+						      DRM_NPU_DMA_QUEUE_CTL + 1,
 						      uint64_t[16]), arg), -EINVAL);
 	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOWR(DRM_COMMAND_END - 1, uint64_t[16]), arg),
 			 -EINVAL);

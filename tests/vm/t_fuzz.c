@@ -536,8 +536,10 @@ static void worker(uint64_t seed, int teardown, enum fz_uffd_mode uffd, int park
 			op_graph_destroy(c);
 		else if (op < 75)
 			op_graph_replay(c);
-		else if (op < 79)
+		else if (op < 78)
 			op_barrier(c);
+		else if (op < 79)
+			op_queue_ctl(c);
 		else if (op < 81)
 			op_bad_cmd(c);
 		else if (op < 83)

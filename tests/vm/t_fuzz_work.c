@@ -293,6 +293,57 @@ void op_barrier(struct fz_ctx *c)
 	fz_call(c->fd, DRM_IOCTL_NPU_DMA_BARRIER_RELEASE, &b, sizeof(b), &mutated);
 }
 
+/* SET_PRIORITY's answer when nothing was mutated: a bad value or a gone queue. */
+static void check_priority(const struct npu_dma_queue_ctl *a, int ret)
+{
+	int want = a->value > NPU_DMA_QUEUE_PRIO_LOWEST ? -EINVAL : 0;
+
+	if (ret != want && ret != -ENOENT && ret != -ENODEV)
+		fz_fail("QUEUE_CTL SET_PRIORITY %u: %d", a->value, ret);
+}
+
+/*
+ * QUEUE_CTL: a priority (now and then out of range), an abort, or a stop
+ * and the abort that ends it, now and then with a doorbell between them.
+ * The stop is never mutated and always ended: a queue left stopped would
+ * hold every queue waiting on it, and their destroys.
+ */
+void op_queue_ctl(struct fz_ctx *c)
+{
+	struct npu_dma_queue_submit s = { 0 };
+	struct npu_dma_queue_ctl a = { 0 };
+	int mutated, ret;
+
+	if (!c->nr_q)
+		return;
+	a.queue_id = s.queue_id = c->q[below(c->nr_q)].id;
+	switch (below(4)) {
+	case 0:
+	case 1:
+		a.op = NPU_DMA_QUEUE_CTL_SET_PRIORITY;
+		a.value = (uint32_t)below(NPU_DMA_QUEUE_PRIO_LOWEST + 3);
+		ret = fz_call(c->fd, DRM_IOCTL_NPU_DMA_QUEUE_CTL, &a, sizeof(a),
+			      &mutated);
+		if (!mutated)
+			check_priority(&a, ret);
+		break;
+	case 2:
+		a.op = NPU_DMA_QUEUE_CTL_ABORT;
+		fz_call(c->fd, DRM_IOCTL_NPU_DMA_QUEUE_CTL, &a, sizeof(a), &mutated);
+		break;
+	default:
+		a.op = NPU_DMA_QUEUE_CTL_STOP;
+		fz_ioctl(c->fd, DRM_IOCTL_NPU_DMA_QUEUE_CTL, &a);
+		if (chance(50))
+			fz_ioctl(c->fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &s);
+		a.op = NPU_DMA_QUEUE_CTL_ABORT;
+		a.seq = 0;
+		ret = fz_ioctl(c->fd, DRM_IOCTL_NPU_DMA_QUEUE_CTL, &a);
+		if (ret && ret != -ENOENT && ret != -ENODEV && ret != -EINTR)
+			fz_fail("QUEUE_CTL ABORT after STOP: %d", ret);
+	}
+}
+
 /* Make a graph of up to 8 descriptors, some of them broken. */
 void op_graph_create(struct fz_ctx *c)
 {
@@ -678,7 +729,7 @@ void op_foreign(void)
 			DRM_IOCTL_NPU_DMA_GRAPH_CREATE, DRM_IOCTL_NPU_DMA_GRAPH_DESTROY,
 			DRM_IOCTL_NPU_DMA_MEM_INFO, DRM_IOCTL_NPU_DMA_IPC_EXPORT,
 			DRM_IOCTL_NPU_DMA_IPC_SET_PIDS, DRM_IOCTL_NPU_DMA_IPC_IMPORT,
-			DRM_IOCTL_NPU_DMA_IPC_CLOSE,
+			DRM_IOCTL_NPU_DMA_IPC_CLOSE, DRM_IOCTL_NPU_DMA_QUEUE_CTL,
 		};
 		unsigned long cmd = cmds[below(sizeof(cmds) / sizeof(cmds[0]))];
 		int ret;

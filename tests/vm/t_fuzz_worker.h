@@ -203,6 +203,7 @@ void op_share(struct fz_ctx *c);
 /* t_fuzz_work.c */
 void op_submit(struct fz_ctx *c);
 void op_barrier(struct fz_ctx *c);
+void op_queue_ctl(struct fz_ctx *c);
 void op_graph_create(struct fz_ctx *c);
 void op_graph_destroy(struct fz_ctx *c);
 void op_graph_replay(struct fz_ctx *c);

@@ -3,7 +3,8 @@
  * VM test: what queues promise about order. Host barriers hold a queue
  * until released; WAIT holds one queue behind another (same NPU or
  * another); batch members all land before what follows the batch; the
- * ring wraps; the eventfd fires; destroying a queue drains it.
+ * ring wraps; the eventfd fires; destroying a queue drains it; STOP
+ * holds a queue and ABORT drops its work, published or taken.
  */
 #include <errno.h>
 #include <poll.h>
@@ -667,6 +668,140 @@ START_TEST(test_create_unanswered)
 }
 END_TEST
 
+static int queue_ctl(struct npu_raw_queue *q, uint32_t op, uint64_t *seq)
+{
+	struct npu_dma_queue_ctl c = { .queue_id = q->id, .op = op };
+	int ret = npu_raw_ioctl(q->fd, DRM_IOCTL_NPU_DMA_QUEUE_CTL, &c);
+
+	if (seq)
+		*seq = c.seq;
+	return ret;
+}
+
+static uint32_t queue_flags(struct npu_raw_queue *q)
+{
+	return __atomic_load_n(&q->ctrl->flags, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * STOP holds what is queued, even past a released barrier, and says so
+ * in the control area; ABORT drops it (each completes with -ECANCELED)
+ * and the queue runs new work again.
+ */
+START_TEST(test_stop_then_abort)
+{
+	int npu = _i < nr_npus ? _i : -1;
+	struct npu_dma_desc d;
+	uint64_t b, last, seq;
+	struct side s;
+
+	T_SKIP_UNLESS(npu >= 0, "no NPU %d", _i);
+	side_open(&s, npu);
+	memset(s.host, 0x11, 4096);
+	b = npu_raw_push(&s.q, &barrier);
+	d = npu_raw_copy(s.dev, (uintptr_t)s.host, 4096, NPU_DMA_DESC_F_SRC_HOST);
+	npu_raw_push(&s.q, &d);
+	d = npu_raw_copy((uintptr_t)s.host + 4096, s.dev, 4096, NPU_DMA_DESC_F_DST_HOST);
+	last = npu_raw_push(&s.q, &d);
+	ck_assert_int_eq(npu_raw_submit(&s.q), 3);
+	ck_assert_uint_eq(wait_barrier(&s.q), b);
+
+	ck_assert_int_eq(queue_ctl(&s.q, NPU_DMA_QUEUE_CTL_STOP, &seq), 0);
+	ck_assert_uint_eq(seq, last);
+	ck_assert(queue_flags(&s.q) & NPU_DMA_QUEUE_S_STOPPED);
+	ck_assert_int_eq(npu_raw_release(&s.q, b), 0);
+	sleep_ms(200);
+	ck_assert_uint_eq(completed(&s.q), b - 1);
+	ck_assert_uint_eq(s.host[4096], 0);
+
+	ck_assert_int_eq(queue_ctl(&s.q, NPU_DMA_QUEUE_CTL_ABORT, &seq), 0);
+	ck_assert_uint_eq(seq, last);
+	ck_assert_uint_eq(completed(&s.q), last);
+	ck_assert(!(queue_flags(&s.q) & NPU_DMA_QUEUE_S_STOPPED));
+	ck_assert_uint_eq(s.q.ctrl->error_count, 3);
+	ck_assert_int_eq(s.q.ctrl->error, -ECANCELED);
+	ck_assert_uint_eq(s.q.ctrl->error_seq, b);
+	ck_assert_uint_eq(s.host[4096], 0);
+
+	/* Runs again. */
+	d = npu_raw_copy(s.dev, (uintptr_t)s.host, 4096, NPU_DMA_DESC_F_SRC_HOST);
+	npu_raw_push(&s.q, &d);
+	d = npu_raw_copy((uintptr_t)s.host + 4096, s.dev, 4096, NPU_DMA_DESC_F_DST_HOST);
+	last = npu_raw_push(&s.q, &d);
+	ck_assert_int_eq(npu_raw_submit(&s.q), 2);
+	ck_assert_int_eq(npu_raw_wait(&s.q, last, 20000), 0);
+	ck_assert_uint_eq(s.q.ctrl->error_count, 3);
+	ck_assert_uint_eq(s.host[4096], 0x11);
+	side_close(&s);
+}
+END_TEST
+
+/*
+ * ABORT also drops what was published in the ring and never submitted
+ * (an idle queue does not look at its ring on its own): the kernel's
+ * head moves past it and each completes with -ECANCELED, untouched.
+ */
+START_TEST(test_abort_drops_unsubmitted)
+{
+	int n = npu_of(NPU_DMA_BACKEND_SIM, 0);
+	struct npu_dma_desc d;
+	uint64_t last, seq;
+	struct side s;
+
+	T_SKIP_UNLESS(n >= 0, "no sim NPU");
+	side_open(&s, n);
+	memset(s.host, 0x22, 4096);
+	d = npu_raw_copy(s.dev, (uintptr_t)s.host, 4096, NPU_DMA_DESC_F_SRC_HOST);
+	ck_assert_int_eq(npu_raw_run(&s.q, &d), 0);
+	ck_assert(queue_flags(&s.q) & NPU_DMA_QUEUE_S_NEED_WAKEUP);
+	d = npu_raw_copy((uintptr_t)s.host + 4096, s.dev, 4096,
+			 NPU_DMA_DESC_F_DST_HOST);
+	npu_raw_push(&s.q, &d);
+	last = npu_raw_push(&s.q, &d);
+	ck_assert_int_eq(queue_ctl(&s.q, NPU_DMA_QUEUE_CTL_ABORT, &seq), 0);
+	ck_assert_uint_eq(seq, last);
+	ck_assert_uint_eq(completed(&s.q), last);
+	ck_assert_uint_eq(s.q.ctrl->sq_head, s.q.ctrl->sq_tail);
+	ck_assert_uint_eq(s.q.ctrl->error_count, 2);
+	ck_assert_int_eq(s.q.ctrl->last_error, -ECANCELED);
+	ck_assert_uint_eq(s.host[4096], 0);
+	/* The doorbell user space then rings finds nothing more. */
+	ck_assert_int_eq(npu_raw_submit(&s.q), 2);
+	side_close(&s);
+}
+END_TEST
+
+/* A stopped queue is destroyed at once, its queued work dropped. */
+START_TEST(test_destroy_stopped)
+{
+	int n = npu_of(NPU_DMA_BACKEND_SIM, 0);
+	struct npu_dma_desc d;
+	struct side s;
+	uint64_t b;
+
+	T_SKIP_UNLESS(n >= 0, "no sim NPU");
+	side_open(&s, n);
+	memset(s.host, 0x33, 4096);
+	b = npu_raw_push(&s.q, &barrier);
+	d = npu_raw_copy(s.dev, (uintptr_t)s.host, 4096, NPU_DMA_DESC_F_SRC_HOST);
+	npu_raw_push(&s.q, &d);
+	ck_assert_int_eq(npu_raw_submit(&s.q), 2);
+	ck_assert_uint_eq(wait_barrier(&s.q), b);
+	ck_assert_int_eq(queue_ctl(&s.q, NPU_DMA_QUEUE_CTL_STOP, NULL), 0);
+	ck_assert_int_eq(npu_raw_release(&s.q, b), 0);
+	/* Would wait for ever if the queue's work had to finish first. */
+	npu_raw_queue_destroy(&s.q);
+	ck_assert_int_eq(npu_raw_queue_create(s.fd, 16, &s.q), 0);
+	memset(s.host + 4096, 0, 4096);
+	d = npu_raw_copy((uintptr_t)s.host + 4096, s.dev, 4096,
+			 NPU_DMA_DESC_F_DST_HOST);
+	ck_assert_int_eq(npu_raw_run(&s.q, &d), 0);
+	/* The copy behind the barrier never ran: the device is not 0x33. */
+	ck_assert_uint_ne(s.host[4096], 0x33);
+	side_close(&s);
+}
+END_TEST
+
 static Suite *queue_suite(void)
 {
 	Suite *s = suite_create("t_queue");
@@ -690,6 +825,9 @@ static Suite *queue_suite(void)
 	tcase_add_test(tc, test_need_wakeup_protocol);
 	tcase_add_test(tc, test_create_unanswered);
 	tcase_add_test(tc, test_ring_not_inheritable);
+	tcase_add_loop_test(tc, test_stop_then_abort, 0, MAX_NPUS);
+	tcase_add_test(tc, test_abort_drops_unsubmitted);
+	tcase_add_test(tc, test_destroy_stopped);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -576,9 +576,11 @@ struct npu_dma_barrier_release {
  * ABORT: everything the queue has taken and not finished, and every
  * descriptor published in its ring and not taken yet, completes with
  * -ECANCELED: jobs not started are not run, running copies stop at
- * their next piece. Doorbells meanwhile are cancelled alike. Returns
+ * their next piece. Doorbells meanwhile are cancelled alike (a tail
+ * published past the ring is left for its doorbell to refuse). Returns
  * once the queue is empty; it is then usable again, not stopped, at
- * its priority. A signal record it dropped never comes: a queue
+ * its priority; -ENOMEM if the published descriptors could not be
+ * taken (they stay in the ring). A signal record it dropped never comes: a queue
  * waiting for it waits on (abort that one too).
  */
 struct npu_dma_queue_ctl {

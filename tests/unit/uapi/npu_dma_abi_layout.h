@@ -207,12 +207,19 @@ OFF(npu_dma_signal_wait, flags, 4);
 OFF(npu_dma_signal_wait, timeout_ns, 8);
 OFF(npu_dma_signal_wait, reserved, 16);
 
+ABI(npu_dma_queue_ctl, 40);
+OFF(npu_dma_queue_ctl, op, 4);
+OFF(npu_dma_queue_ctl, value, 8);
+OFF(npu_dma_queue_ctl, flags, 12);
+OFF(npu_dma_queue_ctl, seq, 16);
+OFF(npu_dma_queue_ctl, reserved, 24);
+
 /*
  * Direction, size and number: a changed structure changes its ioctl.
- * The driver's commands are DRM_COMMAND_BASE (0x40) + 0..0x12 of type 'd'.
+ * The driver's commands are DRM_COMMAND_BASE (0x40) + 0..0x14 of type 'd'.
  */
 ABI_ASSERT(DRM_COMMAND_BASE == 0x40, "DRM_COMMAND_BASE");
-ABI_ASSERT(DRM_NPU_DMA_GET_INFO == 0 && DRM_NPU_DMA_SIGNAL_WAIT == 0x13, "command indexes");
+ABI_ASSERT(DRM_NPU_DMA_GET_INFO == 0 && DRM_NPU_DMA_QUEUE_CTL == 0x14, "command indexes");
 IOCTL(GET_INFO, 0xc0986440u);
 IOCTL(MEM_ALLOC, 0xc0406441u);
 IOCTL(HOST_REGISTER, 0x40286442u);
@@ -232,6 +239,8 @@ IOCTL(VMM_MAP, 0x4030644fu);
 IOCTL(VMM_UNMAP, 0x40206450u);
 IOCTL(SIGNAL_CREATE, 0xc0186451u);
 IOCTL(SIGNAL_DESTROY, 0x40186452u);
+IOCTL(SIGNAL_WAIT, 0x40206453u);
+IOCTL(QUEUE_CTL, 0xc0286454u);
 /* Device memory is freed by the DRM core's GEM_CLOSE. */
 ABI_ASSERT(DRM_IOCTL_GEM_CLOSE == 0x40086409u && sizeof(struct drm_gem_close) == 8,
 	   "GEM_CLOSE");
