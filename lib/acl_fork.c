@@ -78,6 +78,7 @@ static void acl_device_forked(struct acl_device *dev)
 	dev->nsync = 0;
 	dev->peer_on = 0;
 	memset(&dev->mem, 0, sizeof(dev->mem));
+	memset(&dev->usage, 0, sizeof(dev->usage));
 	acl_va_inherit(dev);
 }
 

@@ -9,6 +9,7 @@
  *   the aclrt* entry points        acl_init.c acl_device.c acl_context.c
  *                                  acl_stream.c acl_stream_ctl.c
  *                                  acl_stream_state.c acl_event.c acl_mem.c
+ *                                  acl_memusage.c
  *                                  acl_host.c acl_peer.c acl_copy.c
  *                                  acl_copy2d.c acl_batch.c acl_indirect.c
  *                                  acl_fill.c acl_callback.c acl_value.c
@@ -40,8 +41,8 @@
  * open/close) -> acl_device.lock (contexts, streams, event slots, sync
  * rings of one device) -> acl_host_lock (host regions) -> acl_ring.lock
  * (one ring's submission side) -> acl_ring.wait_lock (its waiters).
- * acl_device.mem_lock (the allocation table) is a leaf: nothing else is
- * taken under it.
+ * acl_device.mem_lock (the allocation table, the memory usage counters)
+ * is a leaf: nothing else is taken under it.
  */
 #ifndef ACL_INTERNAL_H
 #define ACL_INTERNAL_H

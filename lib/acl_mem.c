@@ -77,17 +77,16 @@ static size_t acl_mem_slot(const struct acl_mem_table *t, uint64_t addr)
 	       (t->cap - 1);
 }
 
-/* Put (@addr, @handle) in @e (a table with room, no entry for @addr). */
-static void acl_mem_place(struct acl_mem_entry *e, size_t cap, uint64_t addr,
-			  uint32_t handle)
+/* Put @ent in @e (a table with room, no entry for its address). */
+static void acl_mem_place(struct acl_mem_entry *e, size_t cap,
+			  const struct acl_mem_entry *ent)
 {
 	struct acl_mem_table t = { .e = e, .cap = cap };
-	size_t i = acl_mem_slot(&t, addr);
+	size_t i = acl_mem_slot(&t, ent->addr);
 
 	while (e[i].handle)
 		i = (i + 1) & (cap - 1);
-	e[i].addr = addr;
-	e[i].handle = handle;
+	e[i] = *ent;
 }
 
 /* Double the table (or make the first one): 0 or -ENOMEM. */
@@ -100,7 +99,7 @@ static int acl_mem_grow(struct acl_mem_table *t)
 		return -ENOMEM;
 	for (i = 0; i < t->cap; i++)
 		if (t->e[i].handle)
-			acl_mem_place(e, cap, t->e[i].addr, t->e[i].handle);
+			acl_mem_place(e, cap, &t->e[i]);
 	free(t->e);
 	t->e = e;
 	t->cap = cap;
@@ -120,21 +119,22 @@ static ssize_t acl_mem_find(const struct acl_mem_table *t, uint64_t addr)
 	return -1;
 }
 
-int acl_mem_insert(struct acl_mem_table *t, uint64_t addr, uint32_t handle)
+int acl_mem_insert(struct acl_mem_table *t, const struct acl_mem_entry *ent)
 {
-	if (!handle)
+	if (!ent->handle)
 		return -EINVAL;
-	if (acl_mem_find(t, addr) >= 0)
+	if (acl_mem_find(t, ent->addr) >= 0)
 		return -EEXIST;
 	/* At most half full: probe runs stay short. */
 	if (2 * (t->n + 1) > t->cap && acl_mem_grow(t))
 		return -ENOMEM;
-	acl_mem_place(t->e, t->cap, addr, handle);
+	acl_mem_place(t->e, t->cap, ent);
 	t->n++;
 	return 0;
 }
 
-uint32_t acl_mem_remove(struct acl_mem_table *t, uint64_t addr)
+uint32_t acl_mem_remove(struct acl_mem_table *t, uint64_t addr,
+			struct acl_mem_entry *gone)
 {
 	ssize_t found = acl_mem_find(t, addr);
 	size_t i, j, home;
@@ -144,6 +144,8 @@ uint32_t acl_mem_remove(struct acl_mem_table *t, uint64_t addr)
 		return 0;
 	i = (size_t)found;
 	handle = t->e[i].handle;
+	if (gone)
+		*gone = t->e[i];
 	/*
 	 * Backward shift: pull later entries of the probe run into the hole
 	 * unless their home slot lies cyclically in (i, j].
@@ -155,8 +157,7 @@ uint32_t acl_mem_remove(struct acl_mem_table *t, uint64_t addr)
 		t->e[i] = t->e[j];
 		i = j;
 	}
-	t->e[i].handle = 0;
-	t->e[i].addr = 0;
+	memset(&t->e[i], 0, sizeof(t->e[i]));
 	t->n--;
 	return handle;
 }
@@ -192,16 +193,22 @@ void acl_mem_forget(struct acl_device *dev)
 {
 	pthread_mutex_lock(&dev->mem_lock);
 	acl_mem_table_free(&dev->mem);
+	acl_usage_forget_locked(dev);
 	pthread_mutex_unlock(&dev->mem_lock);
 }
 
 /* ---- aclrtMalloc / aclrtFree -------------------------------------------- */
 
-/* Check and remember a new allocation (mem_lock held): aclError. */
+/* Check, remember and charge a new allocation (mem_lock held): aclError. */
 static aclError acl_dev_track(struct acl_device *dev,
-			      const struct npu_dma_mem_alloc *a, size_t size)
+			      const struct npu_dma_mem_alloc *a, size_t size,
+			      enum acl_mem_use use)
 {
 	uint64_t end = dev->info.mem_base + dev->info.mem_size;
+	struct acl_mem_entry ent = {
+		.addr = a->dev_addr, .size = a->alloc_size,
+		.handle = a->handle, .use = use,
+	};
 	int err;
 
 	if (a->dev_addr < dev->info.mem_base || a->dev_addr >= end ||
@@ -210,7 +217,7 @@ static aclError acl_dev_track(struct acl_device *dev,
 			       "size=%zu: the driver gave address %#llx outside "
 			       "device %d's memory", size,
 			       (unsigned long long)a->dev_addr, dev->id);
-	err = acl_mem_insert(&dev->mem, a->dev_addr, a->handle);
+	err = acl_mem_insert(&dev->mem, &ent);
 	if (err == -ENOMEM)
 		return acl_err(ACL_ERROR_BAD_ALLOC,
 			       "size=%zu: no memory to track the allocation",
@@ -220,6 +227,7 @@ static aclError acl_dev_track(struct acl_device *dev,
 			       "size=%zu: the driver gave address %#llx (handle "
 			       "%u) twice, or handle 0", size,
 			       (unsigned long long)a->dev_addr, a->handle);
+	acl_usage_charge_locked(dev, use, ent.size);
 	return ACL_SUCCESS;
 }
 
@@ -228,7 +236,7 @@ static aclError acl_dev_track(struct acl_device *dev,
  * closing device never loses an entry to a racing allocation.
  */
 static aclError acl_dev_alloc(struct acl_device *dev, struct npu_dma_mem_alloc *a,
-			      size_t size, uint32_t policy)
+			      size_t size, uint32_t policy, enum acl_mem_use use)
 {
 	aclError ret;
 	int err;
@@ -242,7 +250,7 @@ static aclError acl_dev_alloc(struct acl_device *dev, struct npu_dma_mem_alloc *
 	} else if (err) {
 		ret = acl_err_sys(err, "DRM_IOCTL_NPU_DMA_MEM_ALLOC");
 	} else {
-		ret = acl_dev_track(dev, a, size);
+		ret = acl_dev_track(dev, a, size, use);
 		/* Allocated but not handed out: give it back at once. */
 		if (ret && a->handle)
 			acl_kmd_gem_close(dev->fd, a->handle);
@@ -252,7 +260,7 @@ static aclError acl_dev_alloc(struct acl_device *dev, struct npu_dma_mem_alloc *
 }
 
 static aclError acl_malloc(void **devPtr, size_t size, uint32_t policy,
-			   bool pad, bool cfg)
+			   bool pad, bool cfg, enum acl_mem_use use)
 {
 	struct npu_dma_mem_alloc a = { 0 };
 	struct acl_alloc_req req;
@@ -270,7 +278,7 @@ static aclError acl_malloc(void **devPtr, size_t size, uint32_t policy,
 	a.align = req.align;
 	a.policy = req.policy;
 	a.flags = req.flags;
-	ret = acl_dev_alloc(ctx->dev, &a, size, policy);
+	ret = acl_dev_alloc(ctx->dev, &a, size, policy, use);
 	if (ret)
 		return ret;
 	*devPtr = (void *)(ctx->dev->va_base +
@@ -282,14 +290,22 @@ ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size,
 					 aclrtMemMallocPolicy policy)
 {
 	ACL_ENTER();
-	return acl_malloc(devPtr, size, (uint32_t)policy, true, false);
+	return acl_malloc(devPtr, size, (uint32_t)policy, true, false,
+			  ACL_MEM_USE_APP);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size,
 						aclrtMemMallocPolicy policy)
 {
 	ACL_ENTER();
-	return acl_malloc(devPtr, size, (uint32_t)policy, false, false);
+	return acl_malloc(devPtr, size, (uint32_t)policy, false, false,
+			  ACL_MEM_USE_APP);
+}
+
+aclError acl_malloc_for(void **devPtr, size_t size, enum acl_mem_use use)
+{
+	return acl_malloc(devPtr, size, ACL_MEM_MALLOC_HUGE_FIRST, false, false,
+			  use);
 }
 
 /* DEVICE_ID must name the current device; the other attributes are hints. */
@@ -328,11 +344,13 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void **devPtr, size_t size,
 	ret = acl_check_malloc_cfg(cfg);
 	if (ret)
 		return ret;
-	return acl_malloc(devPtr, size, (uint32_t)policy, true, true);
+	return acl_malloc(devPtr, size, (uint32_t)policy, true, true,
+			  ACL_MEM_USE_APP);
 }
 
 static aclError acl_free(void *devPtr)
 {
+	struct acl_mem_entry gone;
 	struct acl_device *dev;
 	uint32_t handle = 0;
 	int err = 0;
@@ -351,9 +369,13 @@ static aclError acl_free(void *devPtr)
 	 */
 	pthread_mutex_lock(&dev->mem_lock);
 	if (acl_device_is_open(dev))
-		handle = acl_mem_remove(&dev->mem, acl_dev_addr(dev, devPtr));
-	if (handle)
+		handle = acl_mem_remove(&dev->mem, acl_dev_addr(dev, devPtr),
+					&gone);
+	if (handle) {
 		err = acl_kmd_gem_close(dev->fd, handle);
+		/* Untracked now, whatever the close said: not held. */
+		acl_usage_uncharge_locked(dev, gone.use, gone.size);
+	}
 	pthread_mutex_unlock(&dev->mem_lock);
 	if (!handle)
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,

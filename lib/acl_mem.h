@@ -229,10 +229,21 @@ struct acl_alloc_req {
 aclError acl_malloc_params(size_t size, uint32_t policy, bool pad, bool cfg,
 			   struct acl_alloc_req *req);
 
-/* The allocation table (caller locks): 0 or -ENOMEM / -EEXIST. */
-int acl_mem_insert(struct acl_mem_table *t, uint64_t addr, uint32_t handle);
-/* Remove the allocation starting at @addr: its handle, or 0 if none. */
-uint32_t acl_mem_remove(struct acl_mem_table *t, uint64_t addr);
+/*
+ * aclrtMallocAlign32(@devPtr, @size, ACL_MEM_MALLOC_HUGE_FIRST) on the
+ * current device, charged to @use (a memory pool's chunk); aclrtFree()
+ * frees it. Errors are recorded under the calling entry point's name.
+ */
+aclError acl_malloc_for(void **devPtr, size_t size, enum acl_mem_use use);
+
+/* The allocation table (caller locks): 0 or -ENOMEM / -EEXIST / -EINVAL. */
+int acl_mem_insert(struct acl_mem_table *t, const struct acl_mem_entry *ent);
+/*
+ * Remove the allocation starting at @addr: its handle, or 0 if none; its
+ * entry into *@gone (if not NULL).
+ */
+uint32_t acl_mem_remove(struct acl_mem_table *t, uint64_t addr,
+			struct acl_mem_entry *gone);
 void acl_mem_table_free(struct acl_mem_table *t);
 /*
  * The allocation of @dev starting last at or before @addr (which may
@@ -241,7 +252,28 @@ void acl_mem_table_free(struct acl_mem_table *t);
  */
 bool acl_mem_containing(struct acl_device *dev, uint64_t addr, uint64_t *start,
 			uint32_t *handle);
-/* A closing device's file took its allocations along: forget them. */
+/*
+ * A closing device's file took its allocations along: forget them, and
+ * what they were charged.
+ */
 void acl_mem_forget(struct acl_device *dev);
+
+/* ---- acl_memusage.c: device memory held, per component --------------- */
+
+/* @bytes more, or fewer, held on @dev for @use (dev->mem_lock held). */
+void acl_usage_charge_locked(struct acl_device *dev, enum acl_mem_use use,
+			     uint64_t bytes);
+void acl_usage_uncharge_locked(struct acl_device *dev, enum acl_mem_use use,
+			       uint64_t bytes);
+/*
+ * The same for memory allocated while @dev had generation @gen: nothing
+ * if @dev was closed since (its file took the memory along).
+ */
+void acl_usage_charge(struct acl_device *dev, uint64_t gen,
+		      enum acl_mem_use use, uint64_t bytes);
+void acl_usage_uncharge(struct acl_device *dev, uint64_t gen,
+			enum acl_mem_use use, uint64_t bytes);
+/* @dev's file is closing (mem_lock held): nothing is held any more. */
+void acl_usage_forget_locked(struct acl_device *dev);
 
 #endif /* ACL_MEM_H */

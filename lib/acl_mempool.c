@@ -3,8 +3,9 @@
  * libacl: stream-ordered memory pools (acl/acl_rt_memory_soma.h).
  *
  * A pool hands out blocks of device memory carved from chunks, each chunk
- * one real device allocation (aclrtMallocAlign32, so the driver checks
- * every copy into pool memory against it). Sizes follow CANN's SOMA:
+ * one real device allocation (as aclrtMallocAlign32's, so the driver
+ * checks every copy into pool memory against it; charged to "mempool" in
+ * aclrtGetMemUsageInfo). Sizes follow CANN's SOMA:
  * blocks and the pool's maxSize are multiples of 2 MiB.
  *
  * A block is BUSY (handed out), CACHED (given back by
@@ -67,7 +68,7 @@ struct acl_pool_blk {
 
 /* One device allocation of the pool. */
 struct acl_pool_chunk {
-	void *base;			/* what aclrtMallocAlign32 returned */
+	void *base;			/* what acl_malloc_for() returned */
 	uint64_t size;
 	uint64_t gen;			/* the device's gen when allocated */
 	struct acl_pool_blk *blks;
@@ -747,7 +748,6 @@ static struct acl_pool_blk *acl_pool_grow(struct acl_mempool *p,
 {
 	struct acl_pool_chunk *c = calloc(1, sizeof(*c));
 	struct acl_pool_blk *b = calloc(1, sizeof(*b));
-	const char *api = acl_tls.api;
 
 	*ret = ACL_SUCCESS;
 	if (!c || !b) {
@@ -757,9 +757,7 @@ static struct acl_pool_blk *acl_pool_grow(struct acl_mempool *p,
 		return NULL;
 	}
 	c->gen = __atomic_load_n(&p->dev->gen, __ATOMIC_ACQUIRE);
-	*ret = aclrtMallocAlign32(&c->base, (size_t)size,
-				  ACL_MEM_MALLOC_HUGE_FIRST);
-	acl_tls.api = api;
+	*ret = acl_malloc_for(&c->base, (size_t)size, ACL_MEM_USE_MEMPOOL);
 	if (*ret) {
 		free(c);
 		free(b);

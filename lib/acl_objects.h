@@ -112,13 +112,34 @@ struct acl_evwait {
 };
 
 /*
+ * What libacl holds device memory for (aclrtGetMemUsageInfo's
+ * components): every MEM_ALLOC is charged to one of them from its answer
+ * to its GEM_CLOSE (acl_memusage.c).
+ */
+enum acl_mem_use {
+	ACL_MEM_USE_APP,		/* aclrtMalloc* */
+	ACL_MEM_USE_VMM,		/* aclrtMallocPhysical */
+	ACL_MEM_USE_MEMPOOL,		/* chunks of stream-ordered pools */
+	ACL_MEM_USE_NR
+};
+
+/* Bytes held per component on one opening of a device, and the high water. */
+struct acl_mem_usage {
+	uint64_t cur[ACL_MEM_USE_NR];
+	uint64_t peak[ACL_MEM_USE_NR];
+};
+
+/*
  * Device memory this process allocated on one NPU: device address ->
- * GEM handle, which aclrtFree() closes. Open addressing, linear probing;
- * handle 0 (never a GEM handle) marks a free slot.
+ * GEM handle, which aclrtFree() closes, and what it was charged (the
+ * driver's size, to @use). Open addressing, linear probing; handle 0
+ * (never a GEM handle) marks a free slot.
  */
 struct acl_mem_entry {
 	uint64_t addr;
+	uint64_t size;
 	uint32_t handle;
+	uint32_t use;			/* enum acl_mem_use */
 };
 
 struct acl_mem_table {
@@ -147,8 +168,10 @@ struct acl_device {
 	int nsync;
 	int next_stream_id;
 	uint64_t peer_on;		/* atomic: logical ids this one may reach */
-	pthread_mutex_t mem_lock;	/* protects mem, and orders its ioctls */
+	/* Protects mem and usage, and orders mem's ioctls. */
+	pthread_mutex_t mem_lock;
 	struct acl_mem_table mem;	/* allocations of the open file */
+	struct acl_mem_usage usage;	/* the same, per component */
 };
 
 struct acl_global {

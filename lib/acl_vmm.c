@@ -40,6 +40,7 @@ struct acl_phys {
 	uint32_t gem;			/* GEM handle in dev's file */
 	uint64_t dev_addr;		/* the allocation's own address */
 	uint64_t size;			/* bytes, whole granules */
+	uint64_t charged;		/* counted as "vmm" (0: imported) */
 	aclrtPhysicalMemProp prop;
 	int refs;			/* MallocPhysical/Import + Retains */
 	int maps;			/* mappings of it */
@@ -117,8 +118,10 @@ static void acl_phys_put(struct acl_phys *p, bool map)
 		p->refs--;
 	if (p->refs > 0 || p->maps > 0)
 		return;
-	if (!acl_vmm_stale(p->dev, p->gen))
+	if (!acl_vmm_stale(p->dev, p->gen)) {
 		acl_kmd_gem_close(p->dev->fd, p->gem);
+		acl_usage_uncharge(p->dev, p->gen, ACL_MEM_USE_VMM, p->charged);
+	}
 	acl_phys_unlink(p);
 	free(p);
 }
@@ -149,6 +152,15 @@ static aclError acl_phys_add(struct acl_device *dev, uint32_t gem,
 	acl_physs = p;
 	*handle = p;
 	return ACL_SUCCESS;
+}
+
+/* A new physical allocation of this process (acl_vmm_lock held). */
+static void acl_phys_charge(struct acl_phys *p,
+			    const aclrtPhysicalMemProp *prop, uint64_t bytes)
+{
+	p->prop = *prop;
+	p->charged = bytes;
+	acl_usage_charge(p->dev, p->gen, ACL_MEM_USE_VMM, bytes);
 }
 
 static aclError acl_check_prop(const aclrtPhysicalMemProp *prop)
@@ -233,7 +245,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle,
 	pthread_mutex_lock(&acl_vmm_lock);
 	ret = acl_phys_add(dev, a.handle, a.dev_addr, a.size, false, handle);
 	if (!ret)
-		((struct acl_phys *)*handle)->prop = *prop;
+		acl_phys_charge(*handle, prop, a.alloc_size);
 	pthread_mutex_unlock(&acl_vmm_lock);
 	return ret;
 }

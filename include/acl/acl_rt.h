@@ -1044,6 +1044,15 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void *hostPtr);
 /* Free and total bytes of class @attr on the current device. */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free,
 					     size_t *total);
+/*
+ * Device memory this process holds on device @deviceId, per component,
+ * most held first: up to @inputNum entries into @memUsageInfo, how many
+ * into *@outputNum.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUsageInfo(int32_t deviceId,
+						  aclrtMemUsageInfo *memUsageInfo,
+						  size_t inputNum,
+						  size_t *outputNum);
 
 /* Host registration and pointer attributes */
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * libacl in the guest: initialisation, devices, contexts, error
- * reporting, device and host memory, synchronous copies and memset, on
- * an edu and on a sim NPU (loop index 0 = edu, 1 = sim).
+ * reporting, device and host memory (and its usage by component),
+ * synchronous copies and memset, on an edu and on a sim NPU (loop index
+ * 0 = edu, 1 = sim).
  */
 #include <signal.h>
 #include <stdint.h>
@@ -577,6 +578,60 @@ START_TEST(test_aclrtResetDevice_frees_memory)
 }
 END_TEST
 
+/* The "app" entry of aclrtGetMemUsageInfo on @dev: current bytes, *@peak. */
+static uint64_t t_app_usage(int dev, uint64_t *peak)
+{
+	aclrtMemUsageInfo u[3];
+	size_t i, n = 0;
+
+	T_ACL_OK(aclrtGetMemUsageInfo(dev, u, 3, &n));
+	ck_assert_uint_eq(n, 3);
+	for (i = 0; i < n; i++) {
+		if (!strcmp(u[i].name, "app")) {
+			*peak = u[i].memPeakSize;
+			return u[i].curMemSize;
+		}
+	}
+	ck_abort_msg("no \"app\" component");
+	return 0;
+}
+
+/* aclrtMalloc's memory is counted as the driver took it; the peak stays. */
+START_TEST(test_aclrtGetMemUsageInfo_app)
+{
+	uint64_t cur0, peak0, cur1, peak1, cur2, peak2;
+	size_t fr0, fr1, tot;
+	void *p;
+	int dev, k;
+
+	if (!t_acl_use_backend(_i, &dev))
+		return;
+	cur0 = t_app_usage(dev, &peak0);
+	ck_assert_uint_eq(cur0 + peak0, 0);	/* a new opening holds nothing */
+	for (k = 0; ; k++) {
+		T_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &fr0, &tot));
+		/* 3 MiB + 1 and CANN's padding: two 2 MiB pages (HUGE_FIRST). */
+		T_ACL_OK(aclrtMalloc(&p, (3 << 20) + 1,
+				     ACL_MEM_MALLOC_HUGE_FIRST));
+		T_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &fr1, &tot));
+		cur1 = t_app_usage(dev, &peak1);
+		/* An earlier test's file released late frees memory too. */
+		if (fr0 - fr1 == cur1 || k == 4)
+			break;
+		T_ACL_OK(aclrtFree(p));
+		usleep(100 * 1000);
+	}
+	ck_assert_uint_eq(cur1, 4 << 20);
+	ck_assert_uint_eq(cur1, fr0 - fr1);
+	ck_assert_uint_eq(peak1, cur1);
+	T_ACL_OK(aclrtFree(p));
+	cur2 = t_app_usage(dev, &peak2);
+	ck_assert_uint_eq(cur2, 0);
+	ck_assert_uint_eq(peak2, 4 << 20);
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
 static Suite *acl_core_suite(void)
 {
 	Suite *s = suite_create("t_acl_core");
@@ -602,6 +657,7 @@ static Suite *acl_core_suite(void)
 	tcase_add_loop_test(tc, test_aclrtMemcpy_errors, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtMemset, 0, 2);
 	tcase_add_loop_test(tc, test_aclrtResetDevice_frees_memory, 0, 2);
+	tcase_add_loop_test(tc, test_aclrtGetMemUsageInfo_app, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

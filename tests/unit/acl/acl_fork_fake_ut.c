@@ -5,11 +5,13 @@
  * at aclrtSetDevice; what it inherited is refused by generation, with
  * the parent named; a lock a parent thread held at fork() (a synchronous
  * copy waiting for the device) does not block the child; the parent's
- * objects keep working. The children report by exit status
- * (t_acl_child.h).
+ * objects keep working; the child holds no device memory
+ * (aclrtGetMemUsageInfo) until it allocates its own. The children report
+ * by exit status (t_acl_child.h).
  */
 #include <check.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,6 +41,20 @@ static void setup(void)
 	ck_assert_int_eq(aclrtCreateNotify(&notify, ACL_NOTIFY_DEFAULT),
 			 ACL_SUCCESS);
 	fill_pattern(host, SZ, 5);
+}
+
+/* Device memory held on device 0 (current plus peak, every component). */
+static uint64_t held(void)
+{
+	aclrtMemUsageInfo u[3];
+	uint64_t sum = 0;
+	size_t i, n = 0;
+
+	if (aclrtGetMemUsageInfo(0, u, 3, &n))
+		return UINT64_MAX;
+	for (i = 0; i < n; i++)
+		sum += u[i].curMemSize + u[i].memPeakSize;
+	return sum;
 }
 
 /* The child's own stream and memory move bytes. */
@@ -73,6 +89,8 @@ static int child(unsigned int closes)
 	EXPECT(aclrtSetDevice(0), ACL_SUCCESS, NULL, 4);
 	if (fake_npu_files(0) != 1)
 		return 5;
+	if (held() != 0)
+		return 17;
 	EXPECT(aclrtSynchronizeStream(stream), ACL_ERROR_RT_INVALID_HANDLE,
 	       "stream of the parent process", 6);
 	EXPECT(aclrtQueryEventStatus(event, &st), ACL_ERROR_RT_INVALID_HANDLE,
@@ -106,8 +124,9 @@ START_TEST(test_fork_child_starts_clean)
 	if (!pid)
 		_exit(child(closes));
 	reap(pid);
-	/* The parent's objects are its own still. */
+	/* The parent's objects are its own still: 20 KiB, now and at most. */
 	ck_assert_uint_eq(fake_npu_files(0), 1);
+	ck_assert_uint_eq(held(), 2 * 20 * 1024);
 	ck_assert_int_eq(aclrtMemcpyAsync(dev, SZ, host, SZ,
 					  ACL_MEMCPY_HOST_TO_DEVICE, stream),
 			 ACL_SUCCESS);

@@ -77,26 +77,54 @@ START_TEST(test_many_allocations)
 }
 END_TEST
 
+/* Entry @i of the probe-run test: what it was charged tells it apart. */
+static struct acl_mem_entry probe_entry(uint64_t base, int i)
+{
+	struct acl_mem_entry e = {
+		.addr = base + (uint64_t)i * 4096,
+		.size = 4096 * ((uint64_t)i + 1),
+		.handle = (uint32_t)i + 1,
+		.use = (uint32_t)i % ACL_MEM_USE_NR,
+	};
+
+	return e;
+}
+
+/* Remove entry @i: its handle, size and component come back. */
+static void probe_remove(struct acl_mem_table *t, uint64_t base, int i)
+{
+	struct acl_mem_entry want = probe_entry(base, i), gone = { 0 };
+
+	ck_assert_uint_eq(acl_mem_remove(t, want.addr, &gone), want.handle);
+	ck_assert_uint_eq(gone.addr, want.addr);
+	ck_assert_uint_eq(gone.size, want.size);
+	ck_assert_uint_eq(gone.use, want.use);
+}
+
 START_TEST(test_mem_table_probe_runs)
 {
 	struct acl_mem_table t = { 0 };
 	uint64_t base = 1ULL << 36;
+	struct acl_mem_entry e;
 	int i;
 
 	/* Many addresses, removals in the middle of probe runs. */
-	for (i = 0; i < 1000; i++)
-		ck_assert_int_eq(acl_mem_insert(&t, base + (uint64_t)i * 4096,
-						(uint32_t)i + 1), 0);
-	ck_assert_int_eq(acl_mem_insert(&t, base, 5000), -EEXIST);
-	ck_assert_int_eq(acl_mem_insert(&t, base + (1ULL << 30), 0), -EINVAL);
+	for (i = 0; i < 1000; i++) {
+		e = probe_entry(base, i);
+		ck_assert_int_eq(acl_mem_insert(&t, &e), 0);
+	}
+	e = probe_entry(base, 0);
+	e.handle = 5000;
+	ck_assert_int_eq(acl_mem_insert(&t, &e), -EEXIST);
+	e.addr = base + (1ULL << 30);
+	e.handle = 0;
+	ck_assert_int_eq(acl_mem_insert(&t, &e), -EINVAL);
 	for (i = 0; i < 1000; i += 2)
-		ck_assert_uint_eq(acl_mem_remove(&t, base + (uint64_t)i * 4096),
-				  (uint32_t)i + 1);
+		probe_remove(&t, base, i);
 	for (i = 1; i < 1000; i += 2)
-		ck_assert_uint_eq(acl_mem_remove(&t, base + (uint64_t)i * 4096),
-				  (uint32_t)i + 1);
+		probe_remove(&t, base, i);
 	ck_assert_uint_eq(t.n, 0);
-	ck_assert_uint_eq(acl_mem_remove(&t, base), 0);
+	ck_assert_uint_eq(acl_mem_remove(&t, base, NULL), 0);
 	acl_mem_table_free(&t);
 }
 END_TEST

@@ -150,6 +150,8 @@ PIN_SIG(aclrtFreeHost, aclError, (void *));
 PIN_SIG(aclrtFreeWithDevSync, aclError, (void *));
 PIN_SIG(aclrtFreeHostWithDevSync, aclError, (void *));
 PIN_SIG(aclrtGetMemInfo, aclError, (aclrtMemAttr, size_t *, size_t *));
+PIN_SIG(aclrtGetMemUsageInfo, aclError,
+	(int32_t, aclrtMemUsageInfo *, size_t, size_t *));
 PIN_SIG(aclrtHostRegister, aclError,
 	(void *, uint64_t, aclrtHostRegisterType, void **));
 PIN_SIG(aclrtHostRegisterV2, aclError, (void *, uint64_t, uint32_t));
