@@ -20,6 +20,7 @@
 #include "acl_device.h"
 #include "acl_stream.h"
 #include "acl_mem.h"
+#include "acl_copy.h"
 #include "acl_submit.h"
 
 /* The driver's operation for @kind, or -1 with the error recorded in *@ret. */
@@ -120,12 +121,11 @@ ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src,
 					      aclDataType type,
 					      aclrtStream stream, void *reserve)
 {
-	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_REDUCE };
+	struct acl_xfer x = { .tmpl.opcode = NPU_DMA_OP_REDUCE, .len = count };
 	struct acl_stream *s;
 	struct acl_work w;
-	uint64_t first, last;
 	aclError ret = ACL_SUCCESS;
-	int op, t, err;
+	int op, t;
 
 	ACL_ENTER();
 	op = acl_reduce_op(kind, &ret);
@@ -141,12 +141,15 @@ ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src,
 	ret = acl_reduce_where(s, dst, src);
 	if (ret || !count)
 		return ret;
-	d.src = acl_dev_addr(s->ctx->dev, src);
-	d.dst = acl_dev_addr(s->ctx->dev, dst);
-	d.len = count;
-	d.value = NPU_DMA_REDUCE_VALUE(op, t);
-	w = acl_work_descs(&d, 1);
-	err = acl_stream_submit(s, &w, &first, &last);
-	return err ? acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT") :
-		     ACL_SUCCESS;
+	/*
+	 * Planned as a transfer: above the driver's max_copy_len (a power
+	 * of two, so a whole number of elements) it is cut into several
+	 * descriptors, as copies are, all in one call.
+	 */
+	x.dev = s->ctx->dev;
+	x.tmpl.src = acl_dev_addr(x.dev, src);
+	x.tmpl.dst = acl_dev_addr(x.dev, dst);
+	x.tmpl.value = NPU_DMA_REDUCE_VALUE(op, t);
+	w = acl_work_xfer(&x);
+	return acl_submit_async(s, &w);
 }
