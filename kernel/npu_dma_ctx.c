@@ -187,6 +187,8 @@ int npu_dma_get_info_ioctl(struct npu_dma_ctx *ctx, void *data)
 		     NPU_DMA_CAP_PRIME | NPU_DMA_CAP_IPC | NPU_DMA_CAP_VMM |
 		     NPU_DMA_CAP_SIGNAL | NPU_DMA_CAP_SIGNAL_WAIT |
 		     NPU_DMA_CAP_QUEUE_CTL;
+	if (ndev->ops->reduce)
+		info->caps |= NPU_DMA_CAP_REDUCE;
 	info->max_graph_tasks = NPU_DMA_MAX_GRAPH_TASKS;
 	info->events_offset = npu_dma_area_offset(ctx->events_area);
 	info->events_size = ctx->events_area->size;

@@ -58,6 +58,12 @@ struct npu_dma_piece {
  *	pays the indirect call and that bookkeeping once per array. Not
  *	used for pieces of a peer NPU's memory (mapped per piece, see
  *	npu_dma_xfer.c); without it the core calls @copy per piece.
+ * @reduce: optional; combine @len bytes of elements at @src into those
+ *	at @dst as NPU_DMA_OP_REDUCE's @value says (npu_dma_reduce()),
+ *	neither side crossing a page, both this NPU's memory and aligned
+ *	to the element size; may sleep; returns 0 or a negative errno.
+ *	Without it REDUCE descriptors fail validation with -EOPNOTSUPP
+ *	and GET_INFO does not report NPU_DMA_CAP_REDUCE.
  */
 struct npu_dma_engine_ops {
 	const char *name;
@@ -66,6 +72,8 @@ struct npu_dma_engine_ops {
 		    const struct npu_dma_seg *src, size_t len);
 	int (*copy_pieces)(struct npu_dma_device *ndev,
 			   const struct npu_dma_piece *p, unsigned int n);
+	int (*reduce)(struct npu_dma_device *ndev, const struct npu_dma_seg *dst,
+		      const struct npu_dma_seg *src, size_t len, u64 value);
 };
 
 /* npu_dma_dev.c: one DRM device per NPU */

@@ -144,7 +144,8 @@ static inline u64 npu_dma_job_bytes(const struct npu_dma_job *job)
 	if (job->d.opcode == NPU_DMA_OP_COPY_2D)
 		return job->d.len * job->d.height;
 	if (job->d.opcode == NPU_DMA_OP_COPY || job->d.opcode == NPU_DMA_OP_FILL ||
-	    job->d.opcode == NPU_DMA_OP_COPY_INDIRECT)
+	    job->d.opcode == NPU_DMA_OP_COPY_INDIRECT ||
+	    job->d.opcode == NPU_DMA_OP_REDUCE)
 		return job->d.len;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "npu_dma_engine.h"
+#include "npu_dma_reduce.h"
 
 #define NPU_SIM_DRV_NAME	NPU_DMA_NAME "_sim"
 #define NPU_SIM_MAX_DEVICES	32
@@ -116,20 +117,31 @@ static __always_inline bool npu_sim_copy_small(void *dst, const void *src,
 	return true;
 }
 
+/* A segment's bytes, mapped unless a dma-buf's vmap already holds them. */
+static __always_inline void *npu_sim_map(const struct npu_dma_seg *seg)
+{
+	return seg->vaddr ?: kmap_local_page(seg->page) + seg->offset;
+}
+
+static __always_inline void npu_sim_unmap(const struct npu_dma_seg *seg,
+					  void *p)
+{
+	if (!seg->vaddr)
+		kunmap_local(p);
+}
+
 /* The simulated DMA engine: a CPU copy between the two pages. */
 static __always_inline void npu_sim_copy_seg(const struct npu_dma_seg *dst,
 					     const struct npu_dma_seg *src,
 					     unsigned int len, bool words)
 {
-	void *d = dst->vaddr ?: kmap_local_page(dst->page) + dst->offset;
-	void *s = src->vaddr ?: kmap_local_page(src->page) + src->offset;
+	void *d = npu_sim_map(dst);
+	void *s = npu_sim_map(src);
 
 	if (!npu_sim_copy_small(d, s, len))
 		npu_sim_move(d, s, len, words);
-	if (!src->vaddr)
-		kunmap_local(s);
-	if (!dst->vaddr)
-		kunmap_local(d);
+	npu_sim_unmap(src, s);
+	npu_sim_unmap(dst, d);
 }
 
 static int npu_sim_copy(struct npu_dma_device *ndev, const struct npu_dma_seg *dst,
@@ -148,6 +160,23 @@ static int npu_sim_copy_pieces(struct npu_dma_device *ndev,
 
 	for (i = 0; i < n; i++)
 		npu_sim_copy_seg(&p[i].dst, &p[i].src, p[i].len, words);
+	return 0;
+}
+
+/*
+ * The engine reduces while it copies: a piece (at most a page, so the
+ * caller's scheduling point comes often) combined element by element.
+ */
+static int npu_sim_reduce(struct npu_dma_device *ndev,
+			  const struct npu_dma_seg *dst,
+			  const struct npu_dma_seg *src, size_t len, u64 value)
+{
+	void *d = npu_sim_map(dst);
+	void *s = npu_sim_map(src);
+
+	npu_dma_reduce(d, s, len, value);
+	npu_sim_unmap(src, s);
+	npu_sim_unmap(dst, d);
 	return 0;
 }
 
@@ -200,6 +229,7 @@ static const struct npu_dma_engine_ops npu_sim_ops = {
 	.dma_mapped = false,
 	.copy = npu_sim_copy,
 	.copy_pieces = npu_sim_copy_pieces,
+	.reduce = npu_sim_reduce,
 };
 
 static struct platform_device *npu_sim_pdevs[NPU_SIM_MAX_DEVICES];

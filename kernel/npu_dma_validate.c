@@ -24,6 +24,7 @@
 #include "npu_dma_mem.h"
 #include "npu_dma_pin.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_reduce.h"
 #include "npu_dma_signal.h"
 #include "npu_dma_validate.h"
 #include "npu_dma_vmm.h"
@@ -31,8 +32,9 @@
 static int npu_val_fields(const struct npu_dma_desc *d)
 {
 	bool indirect = d->opcode == NPU_DMA_OP_COPY_INDIRECT;
+	bool reduce = d->opcode == NPU_DMA_OP_REDUCE;
 	bool copy = d->opcode == NPU_DMA_OP_COPY ||
-		    d->opcode == NPU_DMA_OP_COPY_2D || indirect;
+		    d->opcode == NPU_DMA_OP_COPY_2D || indirect || reduce;
 
 	if (d->opcode > NPU_DMA_OP_MAX || d->flags & ~NPU_DMA_DESC_FLAGS_MASK ||
 	    d->reserved)
@@ -48,13 +50,17 @@ static int npu_val_fields(const struct npu_dma_desc *d)
 		return -EINVAL;
 	if (d->opcode != NPU_DMA_OP_FILL && d->opcode != NPU_DMA_OP_WAIT &&
 	    d->opcode != NPU_DMA_OP_GRAPH && d->opcode != NPU_DMA_OP_SIGNAL &&
-	    d->opcode != NPU_DMA_OP_WAIT_SIGNAL && !indirect && d->value)
+	    d->opcode != NPU_DMA_OP_WAIT_SIGNAL && !indirect && !reduce &&
+	    d->value)
 		return -EINVAL;
 	if (d->opcode != NPU_DMA_OP_WAIT_SIGNAL &&
 	    d->flags & NPU_DMA_DESC_F_SIGNAL_RESET)
 		return -EINVAL;
-	/* Its words are device memory, and so is what they describe. */
-	if (indirect && d->flags)
+	/*
+	 * Its words are device memory, and so is what they describe; a
+	 * reduction runs inside the NPU's memory.
+	 */
+	if ((indirect || reduce) && d->flags)
 		return -EINVAL;
 	if (!copy && (d->src || d->flags & (NPU_DMA_DESC_F_SRC_HOST |
 					    NPU_DMA_DESC_F_SRC_PAGEABLE)))
@@ -366,6 +372,35 @@ static int npu_val_indirect(struct npu_dma_ctx *ctx,
 }
 
 /*
+ * REDUCE: elements of a type the engine combines, whole and aligned on
+ * both sides (pieces cut at page boundaries then hold whole elements),
+ * in the context's memory of this NPU. An engine without the operation
+ * refuses it here, not when it would run.
+ */
+static int npu_val_reduce(struct npu_dma_ctx *ctx, struct npu_val_cache *c,
+			  struct npu_dma_job *job)
+{
+	const struct npu_dma_desc *d = &job->d;
+	unsigned int size = npu_dma_reduce_elem_size(d->value);
+	int ret;
+
+	if (!ctx->ndev->ops->reduce)
+		return -EOPNOTSUPP;
+	if (!size || !d->len || d->len > NPU_DMA_MAX_COPY_LEN ||
+	    !IS_ALIGNED(d->src | d->dst | d->len, size))
+		return -EINVAL;
+	if (!npu_dma_own_memory(ctx->ndev, d->src) ||
+	    !npu_dma_own_memory(ctx->ndev, d->dst))
+		return -EFAULT;
+	ret = npu_val_resolve(ctx, c, &job->src, d->src, d->len, false, false,
+			      false);
+	if (ret)
+		return ret;
+	return npu_val_resolve(ctx, c, &job->dst, d->dst, d->len, false, false,
+			       true);
+}
+
+/*
  * GRAPH: the graph named by @value, whose task count @len must be. Ids
  * are 32 bits: high bits set are refused, not dropped, or such a value
  * would name the graph of its low half.
@@ -408,6 +443,8 @@ static int npu_val_desc(struct npu_dma_ctx *ctx, struct npu_val_cache *c,
 		return npu_val_fill(ctx, c, job);
 	case NPU_DMA_OP_COPY_INDIRECT:
 		return npu_val_indirect(ctx, c, job);
+	case NPU_DMA_OP_REDUCE:
+		return npu_val_reduce(ctx, c, job);
 	case NPU_DMA_OP_EVENT_RECORD:
 		return job->d.dst < NPU_DMA_MAX_EVENT_SLOTS ? 0 : -EINVAL;
 	case NPU_DMA_OP_WAIT:

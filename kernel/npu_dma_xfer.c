@@ -183,7 +183,9 @@ static void npu_xfer_walk_job(struct npu_xfer_walk *w, struct npu_dma_job *job)
 	w->job = job;
 	npu_xfer_cursor_init(job, &w->sc, &job->src);
 	npu_xfer_cursor_init(job, &w->dc, &job->dst);
+	/* A reduction is its engine's own operation, piece by piece. */
 	w->batch = job->q->ctx->ndev->ops->copy_pieces &&
+		   job->d.opcode != NPU_DMA_OP_REDUCE &&
 		   !w->sc.peer && !w->dc.peer;
 }
 
@@ -203,6 +205,9 @@ static int npu_xfer_piece(struct npu_xfer_walk *w, struct npu_dma_piece *p)
 	size_t n = p->len;
 	int ret;
 
+	/* Validation kept it inside this NPU: no peer side to map. */
+	if (job->d.opcode == NPU_DMA_OP_REDUCE)
+		return ndev->ops->reduce(ndev, &p->dst, &p->src, n, job->d.value);
 	if (!w->sc.peer && !w->dc.peer)
 		return ndev->ops->copy(ndev, &p->dst, &p->src, n);
 	ret = npu_xfer_map_peer(job, &w->sc, &p->src, n, DMA_TO_DEVICE);
@@ -511,7 +516,8 @@ static bool npu_xfer_moves(const struct npu_dma_job *job)
 	return job->d.opcode == NPU_DMA_OP_COPY ||
 	       job->d.opcode == NPU_DMA_OP_COPY_2D ||
 	       job->d.opcode == NPU_DMA_OP_FILL ||
-	       job->d.opcode == NPU_DMA_OP_COPY_INDIRECT;
+	       job->d.opcode == NPU_DMA_OP_COPY_INDIRECT ||
+	       job->d.opcode == NPU_DMA_OP_REDUCE;
 }
 
 static void npu_xfer_start(struct npu_dma_job *job)

@@ -27,8 +27,18 @@ const char *acl_kind_name(int kind);
 enum acl_loc acl_classify(const void *p, struct acl_device **dev);
 
 /*
- * Fill @d with copies of @tmpl (a COPY or FILL whose len is ignored), each
- * of at most @max_len bytes, covering @len bytes from tmpl's addresses.
+ * Does a 1-D descriptor like @d advance its source with its destination
+ * when it is cut (COPY, REDUCE), or read none (FILL)?
+ */
+static inline bool acl_desc_has_src(const struct npu_dma_desc *d)
+{
+	return d->opcode == NPU_DMA_OP_COPY || d->opcode == NPU_DMA_OP_REDUCE;
+}
+
+/*
+ * Fill @d with copies of @tmpl (a COPY, REDUCE or FILL whose len is
+ * ignored), each of at most @max_len bytes (for a REDUCE a multiple of
+ * its element), covering @len bytes from tmpl's addresses.
  * Return: descriptors written (<= @n); the caller goes on with a
  * template advanced by what they cover if @len needs more.
  */

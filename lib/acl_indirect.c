@@ -63,25 +63,6 @@ static aclError acl_indirect_kind(aclrtMemcpyKind kind)
 	return ACL_SUCCESS;
 }
 
-/* @p is device memory of an open NPU (of *@dev when set): 107000. */
-static aclError acl_indirect_devptr(const char *name, const void *p,
-				struct acl_device **dev)
-{
-	struct acl_device *d = acl_va_find(p);
-
-	if (!d)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "%s=%p is not device memory", name, p);
-	if (!acl_device_is_open(d))
-		return acl_err_dev_gone(name, p, d);
-	if (*dev && *dev != d)
-		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
-			       "%s=%p is on device %d, not device %d", name, p,
-			       d->id, (*dev)->id);
-	*dev = d;
-	return ACL_SUCCESS;
-}
-
 /* Synchronous copy of @len bytes between host @h and device @d. */
 static aclError acl_indirect_set(void *dst, const void *src, size_t len,
 			      aclrtMemcpyKind kind)
@@ -135,11 +116,11 @@ ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc,
 		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
 			       "desc=%p is not %d-byte aligned", desc,
 			       ACL_REC_ALIGN);
-	ret = acl_indirect_devptr("desc", desc, &dev);
+	ret = acl_devptr_check("desc", desc, &dev);
 	if (!ret)
-		ret = acl_indirect_devptr("srcAddr", srcAddr, &dev);
+		ret = acl_devptr_check("srcAddr", srcAddr, &dev);
 	if (!ret)
-		ret = acl_indirect_devptr("dstAddr", dstAddr, &dev);
+		ret = acl_devptr_check("dstAddr", dstAddr, &dev);
 	if (ret)
 		return ret;
 	w.src = acl_dev_addr(dev, srcAddr);
@@ -186,7 +167,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc,
 	if (!s)
 		return ret;
 	dev = s->ctx->dev;
-	ret = acl_indirect_devptr("desc", desc, &dev);
+	ret = acl_devptr_check("desc", desc, &dev);
 	if (ret)
 		return ret;
 	if ((uintptr_t)desc % ACL_REC_ALIGN)
@@ -236,7 +217,7 @@ static aclError acl_offset_slot(struct acl_device *dev, const char *name,
 	struct acl_device *sdev = dev;
 	aclError ret;
 
-	ret = acl_indirect_devptr(name, slot, &sdev);
+	ret = acl_devptr_check(name, slot, &sdev);
 	if (ret)
 		return ret;
 	if ((uintptr_t)slot % sizeof(void *))

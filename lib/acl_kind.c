@@ -103,7 +103,7 @@ size_t acl_build_descs(struct npu_dma_desc *d, size_t n,
 
 		d[i] = *tmpl;
 		d[i].dst += off;
-		if (tmpl->opcode == NPU_DMA_OP_COPY)
+		if (acl_desc_has_src(tmpl))
 			d[i].src += off;
 		d[i].len = chunk;
 		off += chunk;

@@ -67,6 +67,12 @@ void acl_va_release(struct acl_device *dev);
  * open) for a device pointer a forked child inherited.
  */
 struct acl_device *acl_va_find(const void *p);
+/*
+ * Device pointer @p (argument @name) of an open NPU, of *@dev when that
+ * is set, which becomes it: else 107000 with a message naming @name.
+ */
+aclError acl_devptr_check(const char *name, const void *p,
+			  struct acl_device **dev);
 extern struct acl_device acl_va_parent;
 /*
  * In a forked child (the fork handler): @dev's reservation becomes the

@@ -95,7 +95,7 @@ static size_t acl_cut_next(struct acl_cut *c, const struct npu_dma_desc **d)
 		span += c->d[i].len;
 	c->left -= span;
 	c->t.dst += span;
-	if (c->t.opcode == NPU_DMA_OP_COPY)
+	if (acl_desc_has_src(&c->t))
 		c->t.src += span;
 	*d = c->d;
 	return n;

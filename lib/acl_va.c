@@ -19,6 +19,8 @@
 #include <sys/mman.h>
 
 #include "acl_objects.h"
+#include "acl_device.h"
+#include "acl_error.h"
 #include "acl_mem.h"
 
 /* The reservations of the parent (and its ancestors), in a forked child. */
@@ -95,6 +97,24 @@ struct acl_device *acl_va_find(const void *p)
 		if ((uintptr_t)p - acl_va_inh[k].base < acl_va_inh[k].size)
 			return &acl_va_parent;
 	return NULL;
+}
+
+aclError acl_devptr_check(const char *name, const void *p,
+			  struct acl_device **dev)
+{
+	struct acl_device *d = acl_va_find(p);
+
+	if (!d)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "%s=%p is not device memory", name, p);
+	if (!acl_device_is_open(d))
+		return acl_err_dev_gone(name, p, d);
+	if (*dev && *dev != d)
+		return acl_err(ACL_ERROR_RT_PARAM_INVALID,
+			       "%s=%p is on device %d, not device %d", name, p,
+			       d->id, (*dev)->id);
+	*dev = d;
+	return ACL_SUCCESS;
 }
 
 void acl_va_inherit(struct acl_device *dev)

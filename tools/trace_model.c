@@ -47,6 +47,9 @@ const char *tr_op_name(uint32_t op)
 		[NPU_DMA_OP_BATCH_END] = "batch_end",
 		[NPU_DMA_OP_GRAPH] = "graph",
 		[NPU_DMA_OP_COPY_INDIRECT] = "copy_indirect",
+		[NPU_DMA_OP_SIGNAL] = "signal",
+		[NPU_DMA_OP_WAIT_SIGNAL] = "wait_signal",
+		[NPU_DMA_OP_REDUCE] = "reduce",
 	};
 
 	return op <= NPU_DMA_OP_MAX ? names[op] : "unknown";

@@ -1145,6 +1145,16 @@ aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
 			   size_t srcDataOffset, aclrtMemcpyKind kind,
 			   aclrtStream stream);
 
+/*
+ * Queue dst[i] = kind(dst[i], src[i]) over @count bytes of @type elements,
+ * both device memory of @stream's device; @reserve must be NULL.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src,
+					      uint64_t count,
+					      aclrtReduceKind kind,
+					      aclDataType type,
+					      aclrtStream stream, void *reserve);
+
 /* Memset */
 
 /* Fill @count bytes with the low byte of @value. */

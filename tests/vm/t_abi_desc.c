@@ -59,6 +59,7 @@ static uint64_t addr(enum sym s, int64_t off)
 #define SP	(NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE)
 #define DP	(NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE)
 #define G4	(4ULL << 30)
+#define RS32	NPU_DMA_REDUCE_VALUE(NPU_DMA_REDUCE_OP_SUM, NPU_DMA_REDUCE_T_S32)
 
 static const struct bad_desc {
 	const char *what;
@@ -335,6 +336,42 @@ static const struct bad_desc {
 	{ "batch begin without end", -EINVAL, NPU_DMA_OP_BATCH_BEGIN, .flags = 0 },
 	{ "batch begin with len", -EINVAL, NPU_DMA_OP_BATCH_BEGIN, .len = 1 },
 	{ "batch end with value", -EINVAL, NPU_DMA_OP_BATCH_END, .value = 1 },
+
+	/* Reductions (an NPU without NPU_DMA_CAP_REDUCE skips these). */
+	{ "reduce with src-host flag", -EINVAL, NPU_DMA_OP_REDUCE, .flags = SH,
+	  .ssym = HOST, .dsym = DEV, .len = 8, .value = RS32 },
+	{ "reduce with fill size", -EINVAL, NPU_DMA_OP_REDUCE, .fill = 4,
+	  .ssym = DEV, .dsym = DEV, .len = 8, .value = RS32 },
+	{ "reduce with height", -EINVAL, NPU_DMA_OP_REDUCE, .height = 1,
+	  .ssym = DEV, .dsym = DEV, .len = 8, .value = RS32 },
+	{ "reduce with pitch", -EINVAL, NPU_DMA_OP_REDUCE, .ssym = DEV,
+	  .dsym = DEV, .len = 8, .spitch = 8, .value = RS32 },
+	{ "reduce with wait queue", -EINVAL, NPU_DMA_OP_REDUCE, .ssym = DEV,
+	  .dsym = DEV, .len = 8, .wq = 1, .value = RS32 },
+	{ "reduce op 3", -EINVAL, NPU_DMA_OP_REDUCE, .ssym = DEV, .dsym = DEV,
+	  .len = 8, .value = NPU_DMA_REDUCE_VALUE(3, NPU_DMA_REDUCE_T_S32) },
+	{ "reduce type 9", -EINVAL, NPU_DMA_OP_REDUCE, .ssym = DEV, .dsym = DEV,
+	  .len = 8, .value = NPU_DMA_REDUCE_VALUE(0, 9) },
+	{ "reduce value bit 16", -EINVAL, NPU_DMA_OP_REDUCE, .ssym = DEV,
+	  .dsym = DEV, .len = 8, .value = RS32 | 1 << 16 },
+	{ "reduce of 0 bytes", -EINVAL, NPU_DMA_OP_REDUCE, .ssym = DEV,
+	  .dsym = DEV, .value = RS32 },
+	{ "reduce over max_copy_len", -EINVAL, NPU_DMA_OP_REDUCE, .ssym = DEV,
+	  .dsym = DEV, .len = G4 + 4, .value = RS32 },
+	{ "reduce of half an element", -EINVAL, NPU_DMA_OP_REDUCE, .ssym = DEV,
+	  .dsym = DEV, .len = 6, .value = RS32 },
+	{ "reduce from an unaligned src", -EINVAL, NPU_DMA_OP_REDUCE,
+	  .ssym = DEV, .soff = 2, .dsym = DEV, .len = 8, .value = RS32 },
+	{ "reduce into an unaligned dst", -EINVAL, NPU_DMA_OP_REDUCE,
+	  .ssym = DEV, .dsym = DEV, .doff = 2, .len = 8, .value = RS32 },
+	{ "reduce from host memory", -EFAULT, NPU_DMA_OP_REDUCE, .ssym = HOST,
+	  .dsym = DEV, .len = 8, .value = RS32 },
+	{ "reduce from another file's allocation", -EFAULT, NPU_DMA_OP_REDUCE,
+	  .ssym = FOREIGN, .dsym = DEV, .len = 8, .value = RS32 },
+	{ "reduce into a freed allocation", -EFAULT, NPU_DMA_OP_REDUCE,
+	  .ssym = DEV, .dsym = FREED, .len = 8, .value = RS32 },
+	{ "reduce past the allocation", -EFAULT, NPU_DMA_OP_REDUCE, .ssym = DEV,
+	  .dsym = DEV, .doff = BUF - 4, .len = 8, .value = RS32 },
 };
 
 #define NR_BAD	(sizeof(bad) / sizeof(bad[0]))
@@ -364,6 +401,10 @@ START_TEST(test_bad_descriptor)
 	struct npu_dma_desc d = build(b);
 	uint64_t seq, last;
 
+	if (b->op == NPU_DMA_OP_REDUCE && !(e.info.caps & NPU_DMA_CAP_REDUCE)) {
+		t_skip("%s: the NPU cannot reduce", b->what);
+		return;
+	}
 	seq = npu_raw_push(&e.q, &d);
 	last = npu_raw_push(&e.q, &nop);
 	ck_assert_int_eq(npu_raw_submit(&e.q), 2);
@@ -557,6 +598,55 @@ START_TEST(test_wait_on_other_process_queue)
 }
 END_TEST
 
+/*
+ * REDUCE is the engine's: a sim NPU says it has it and combines; an edu
+ * NPU says it has not and refuses a well-formed one at validation.
+ */
+START_TEST(test_reduce_by_engine)
+{
+	struct npu_dma_desc d = {
+		.opcode = NPU_DMA_OP_REDUCE, .len = 8, .value = RS32,
+	};
+	int32_t in[2] = { 5, -7 }, out[2];
+	int i, fd, found = 0;
+	struct npu_raw_queue q;
+	uint64_t dev;
+	struct npu_dma_info info;
+	char backend[16];
+
+	for (i = 0; i < 64; i++) {
+		if (t_npu_attr(i, "backend", backend, sizeof(backend)))
+			continue;
+		fd = npu_raw_open(i);
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(npu_raw_info(fd, &info), 0);
+		ck_assert_int_eq(!!(info.caps & NPU_DMA_CAP_REDUCE),
+				 !strcmp(backend, "sim"));
+		ck_assert_int_eq(npu_raw_alloc(fd, 4096, 0, &dev, NULL), 0);
+		ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+		d.src = dev;
+		d.dst = dev;
+		ck_assert_int_eq(npu_raw_run(&q, &d),
+				 strcmp(backend, "sim") ? -EOPNOTSUPP : 0);
+		npu_raw_queue_destroy(&q);
+		close(fd);
+		found++;
+	}
+	ck_assert_int_gt(found, 0);
+	/* What it combined, on the fixture's NPU (a sim one if any). */
+	if (!(e.info.caps & NPU_DMA_CAP_REDUCE))
+		return;
+	put_dev(e.dev, in, sizeof(in));
+	d.src = e.dev;
+	d.dst = e.dev + 4096;
+	put_dev(d.dst, in, sizeof(in));
+	ck_assert_int_eq(npu_raw_run(&e.q, &d), 0);
+	get_dev(out, d.dst, sizeof(out));
+	ck_assert_int_eq(out[0], 10);
+	ck_assert_int_eq(out[1], -14);
+}
+END_TEST
+
 static Suite *abi_suite(void)
 {
 	Suite *s = suite_create("t_abi_desc");
@@ -568,6 +658,7 @@ static Suite *abi_suite(void)
 	tcase_add_test(tc, test_bad_batches);
 	tcase_add_test(tc, test_indirect_run_time);
 	tcase_add_test(tc, test_wait_on_other_process_queue);
+	tcase_add_test(tc, test_reduce_by_engine);
 	suite_add_tcase(s, tc);
 	return s;
 }

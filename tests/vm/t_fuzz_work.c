@@ -77,6 +77,25 @@ static uint32_t some_queue_id(struct fz_ctx *c)
 	return o->q[below(o->nr_q)].id;
 }
 
+/*
+ * REDUCE: a random operation and type over whole elements, both sides
+ * in device memory, aligned as the driver wants them (where dev_range()
+ * lands): mostly; an edu NPU refuses it anyway (-EOPNOTSUPP).
+ */
+static void reduce_desc(struct fz_ctx *c, uint64_t len, struct npu_dma_desc *d)
+{
+	static const uint8_t size[NPU_DMA_REDUCE_NR_TYPES] = {
+		1, 1, 2, 2, 4, 4, 2, 2, 4
+	};
+	uint32_t type = (uint32_t)below(NPU_DMA_REDUCE_NR_TYPES);
+	uint64_t mask = size[type] - 1;
+
+	d->value = NPU_DMA_REDUCE_VALUE(below(NPU_DMA_REDUCE_NR_OPS), type);
+	d->len = (len + mask) & ~mask;
+	d->src = dev_range(c, d->len) & ~mask;
+	d->dst = chance(10) ? d->src : dev_range(c, d->len) & ~mask;
+}
+
 /* A descriptor that should pass validation, given what the worker holds. */
 static void valid_desc(struct fz_ctx *c, struct fz_queue *q, struct npu_dma_desc *d)
 {
@@ -129,6 +148,9 @@ static void valid_desc(struct fz_ctx *c, struct fz_queue *q, struct npu_dma_desc
 			d->len = len;
 		if (chance(30))
 			d->src_pitch = rnd();
+		break;
+	case NPU_DMA_OP_REDUCE:
+		reduce_desc(c, len, d);
 		break;
 	case NPU_DMA_OP_EVENT_RECORD:
 		d->dst = below(infos[c->npu].max_event_slots);

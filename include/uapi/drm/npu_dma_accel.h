@@ -52,6 +52,7 @@ extern "C" {
 #define NPU_DMA_CAP_SIGNAL		(1ULL << 14)	/* signals: SIGNAL, WAIT_SIGNAL */
 #define NPU_DMA_CAP_SIGNAL_WAIT		(1ULL << 15)	/* SIGNAL_WAIT: a host waits */
 #define NPU_DMA_CAP_QUEUE_CTL		(1ULL << 16)	/* QUEUE_CTL: priority, stop, abort */
+#define NPU_DMA_CAP_REDUCE		(1ULL << 17)	/* NPU_DMA_OP_REDUCE */
 
 /**
  * struct npu_dma_info - DRM_IOCTL_NPU_DMA_GET_INFO: what this NPU is and can do
@@ -606,7 +607,30 @@ struct npu_dma_queue_ctl {
 #define NPU_DMA_OP_COPY_INDIRECT	10	/* addresses read when it runs */
 #define NPU_DMA_OP_SIGNAL		11	/* signal @value: one more record */
 #define NPU_DMA_OP_WAIT_SIGNAL		12	/* until signal @value is recorded */
-#define NPU_DMA_OP_MAX			12
+#define NPU_DMA_OP_REDUCE		13	/* @dst[i] = op(@dst[i], @src[i]) */
+#define NPU_DMA_OP_MAX			13
+
+/*
+ * NPU_DMA_OP_REDUCE: how elements combine (low byte of @value) and what
+ * they are (second byte). NPU_DMA_REDUCE_VALUE() builds @value.
+ */
+#define NPU_DMA_REDUCE_OP_SUM		0
+#define NPU_DMA_REDUCE_OP_MAX		1
+#define NPU_DMA_REDUCE_OP_MIN		2
+#define NPU_DMA_REDUCE_NR_OPS		3
+
+#define NPU_DMA_REDUCE_T_S8		0
+#define NPU_DMA_REDUCE_T_U8		1
+#define NPU_DMA_REDUCE_T_S16		2
+#define NPU_DMA_REDUCE_T_U16		3
+#define NPU_DMA_REDUCE_T_S32		4
+#define NPU_DMA_REDUCE_T_U32		5
+#define NPU_DMA_REDUCE_T_F16		6	/* IEEE 754 binary16 */
+#define NPU_DMA_REDUCE_T_BF16		7	/* bfloat16 */
+#define NPU_DMA_REDUCE_T_F32		8	/* IEEE 754 binary32 */
+#define NPU_DMA_REDUCE_NR_TYPES		9
+
+#define NPU_DMA_REDUCE_VALUE(op, type)	((__u64)(op) | (__u64)(type) << 8)
 
 /* struct npu_dma_desc.flags */
 #define NPU_DMA_DESC_F_SRC_HOST		(1U << 0)	/* @src is a host address */
@@ -625,13 +649,14 @@ struct npu_dma_queue_ctl {
  *	ordinary memory to pin for this copy only; any other address is
  *	device memory of this NPU inside one allocation of the context.
  * @height: COPY_2D: rows (1..max_2d_height); else 0
- * @src: COPY, COPY_2D: source address; COPY_INDIRECT: device address of
- *	the __u64 that holds the source address; else 0
- * @dst: COPY, COPY_2D, FILL: destination address;
+ * @src: COPY, COPY_2D, REDUCE: source address; COPY_INDIRECT: device
+ *	address of the __u64 that holds the source address; else 0
+ * @dst: COPY, COPY_2D, FILL, REDUCE: destination address;
  *	EVENT_RECORD: event slot index; COPY_INDIRECT: device address of
  *	the __u64 that holds the destination address; else 0
  * @len: COPY: bytes; COPY_2D: bytes per row; FILL: bytes, a multiple of
- *	@fill_size; GRAPH: the graph's task count; COPY_INDIRECT: bytes,
+ *	@fill_size; REDUCE: bytes of each side, a multiple of the element
+ *	size; GRAPH: the graph's task count; COPY_INDIRECT: bytes,
  *	or 0 to read them from the __u64 at @value; else 0
  * @src_pitch: COPY_2D: bytes between rows of the source, >= @len;
  *	COPY_INDIRECT: added (modulo 2^64) to the source address read;
@@ -642,7 +667,9 @@ struct npu_dma_queue_ctl {
  *	WAIT: the sequence number @wait_queue must complete;
  *	GRAPH: the graph id (DRM_IOCTL_NPU_DMA_GRAPH_CREATE), below 2^32;
  *	COPY_INDIRECT with @len 0: device address of the __u64 that holds
- *	the length, in the allocation that holds the source's; else 0
+ *	the length, in the allocation that holds the source's;
+ *	REDUCE: NPU_DMA_REDUCE_VALUE(NPU_DMA_REDUCE_OP_*,
+ *	NPU_DMA_REDUCE_T_*), higher bits zero; else 0
  * @wait_queue: WAIT: id of a queue of the same process; else 0
  * @reserved: zero
  *
@@ -659,6 +686,20 @@ struct npu_dma_queue_ctl {
  * (-EFAULT; -EINVAL for a length above max_copy_len). A length of 0
  * copies nothing. It may be a graph task (read again at every replay),
  * not a batch member.
+ *
+ * REDUCE (NPU_DMA_CAP_REDUCE; -EOPNOTSUPP from an engine without it)
+ * combines the @len / size elements at @src into those at @dst, in
+ * place: dst[i] = op(dst[i], src[i]), elements little-endian, in
+ * ascending order. Both sides are device memory of the context on this
+ * NPU (no host flags), aligned to the element size. Integer SUM wraps
+ * modulo 2^bits (two's complement for the signed types); MAX and MIN
+ * compare as signed or unsigned by the type. Floating-point SUM is the
+ * IEEE 754 addition, rounded to nearest even, subnormals kept, overflow
+ * to infinity; MAX and MIN order -0 below +0. A NaN operand, or SUM of
+ * opposite infinities, gives the type's default quiet NaN (positive,
+ * top mantissa bit set: 0x7e00, 0x7fc0, 0x7fc00000), never a payload.
+ * It may be a graph task (combined again at every replay), not a batch
+ * member.
  */
 struct npu_dma_desc {
 	__u8 opcode;

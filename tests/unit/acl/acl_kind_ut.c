@@ -105,6 +105,24 @@ START_TEST(test_acl_build_descs_fill_keeps_src)
 }
 END_TEST
 
+/* A reduction is cut as a copy: both sides advance, operation kept. */
+START_TEST(test_acl_build_descs_reduce_advances_both)
+{
+	struct npu_dma_desc d[3], t = {
+		.opcode = NPU_DMA_OP_REDUCE, .src = 4096, .dst = 8192,
+		.value = NPU_DMA_REDUCE_VALUE(NPU_DMA_REDUCE_OP_MAX,
+					      NPU_DMA_REDUCE_T_F32),
+	};
+
+	ck_assert_uint_eq(acl_build_descs(d, 3, &t, 40, 16), 3);
+	ck_assert_uint_eq(d[1].src, 4096 + 16);
+	ck_assert_uint_eq(d[2].dst, 8192 + 32);
+	ck_assert_uint_eq(d[2].len, 8);
+	ck_assert_uint_eq(d[2].value, t.value);
+	ck_assert_uint_eq(d[2].opcode, NPU_DMA_OP_REDUCE);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("acl_kind");
@@ -115,6 +133,7 @@ int main(void)
 	tcase_add_test(tc, test_acl_kind_name);
 	tcase_add_test(tc, test_acl_build_descs_splits_copies);
 	tcase_add_test(tc, test_acl_build_descs_fill_keeps_src);
+	tcase_add_test(tc, test_acl_build_descs_reduce_advances_both);
 	suite_add_tcase(s, tc);
 	return t_run_suite(s);
 }

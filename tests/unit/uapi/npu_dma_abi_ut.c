@@ -24,7 +24,11 @@ START_TEST(test_abi_ring_layout)
 	ck_assert_uint_eq(NPU_DMA_OP_COPY_INDIRECT, 10);
 	ck_assert_uint_eq(NPU_DMA_OP_SIGNAL, 11);
 	ck_assert_uint_eq(NPU_DMA_OP_WAIT_SIGNAL, 12);
-	ck_assert_uint_eq(NPU_DMA_OP_MAX, NPU_DMA_OP_WAIT_SIGNAL);
+	ck_assert_uint_eq(NPU_DMA_OP_REDUCE, 13);
+	ck_assert_uint_eq(NPU_DMA_OP_MAX, NPU_DMA_OP_REDUCE);
+	ck_assert_uint_eq(NPU_DMA_CAP_REDUCE, 1ULL << 17);
+	ck_assert_uint_eq(NPU_DMA_REDUCE_VALUE(NPU_DMA_REDUCE_OP_MIN,
+					       NPU_DMA_REDUCE_T_F32), 0x802);
 	ck_assert_uint_eq(NPU_DMA_DESC_FLAGS_MASK,
 			  NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_DST_HOST |
 			  NPU_DMA_DESC_F_SRC_PAGEABLE | NPU_DMA_DESC_F_DST_PAGEABLE |
