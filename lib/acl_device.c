@@ -108,6 +108,7 @@ aclError acl_device_open_locked(struct acl_device *dev)
 	dev->gen = __atomic_add_fetch(&acl_g.gen_counter, 1, __ATOMIC_RELAXED);
 	dev->refcnt = 0;
 	dev->nsync = 0;
+	dev->res_set = 0;	/* the process's resource limits start anew */
 	return ACL_SUCCESS;
 }
 

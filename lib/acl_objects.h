@@ -67,6 +67,9 @@ struct acl_stream {
 	uint32_t overflow;		/* ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK */
 	uint32_t tag;			/* ACL_STREAM_ATTR_USER_CUSTOM_TAG */
 	uint32_t cache_op;		/* ACL_STREAM_ATTR_CACHE_OP_INFO */
+	/* aclrtSetStreamResLimit (acl_reslimit.c), atomic: */
+	uint32_t res_limit[2];		/* by aclrtDevResLimitType */
+	uint32_t res_set;		/* which of them are set */
 };
 
 struct acl_context {
@@ -168,6 +171,8 @@ struct acl_device {
 	int nsync;
 	int next_stream_id;
 	uint64_t peer_on;		/* atomic: logical ids this one may reach */
+	uint32_t res_limit[2];		/* aclrtSetDeviceResLimit, by type */
+	uint32_t res_set;		/* which of them are set (until reset) */
 	/* Protects mem and usage, and orders mem's ioctls. */
 	pthread_mutex_t mem_lock;
 	struct acl_mem_table mem;	/* allocations of the open file */

@@ -1454,6 +1454,30 @@ ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify,
 					      uint32_t *notifyId);
 
 /*
+ * Device resource limits: the compute cores a task may use, per process
+ * and device, per stream, and per thread (a stream's). These NPUs have
+ * none: every limit is 0 and only 0 can be set (lib/acl_reslimit.c).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId,
+						    aclrtDevResLimitType type,
+						    uint32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId,
+						    aclrtDevResLimitType type,
+						    uint32_t value);
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream,
+						    aclrtDevResLimitType type,
+						    uint32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream,
+						    aclrtDevResLimitType type,
+						    uint32_t value);
+ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtUseStreamResInCurrentThread(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type,
+							uint32_t *value);
+
+/*
  * Kernel loading and launch (aclrtBinaryLoadFromFile ...
  * aclrtLaunchKernelWithConfig) are not declared: these NPUs run no device
  * code, and a declaration the library cannot honour would only move the
