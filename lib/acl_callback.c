@@ -82,7 +82,7 @@ static int acl_nsubs;
 /* Serialises runner creation. */
 static pthread_mutex_t acl_hostq_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void acl_cond_init_mono(pthread_cond_t *c)
+void acl_cond_init_mono(pthread_cond_t *c)
 {
 	pthread_condattr_t ca;
 
@@ -483,8 +483,8 @@ aclError acl_hostq_failure(struct acl_stream *s)
 	pthread_mutex_unlock(&q->lock);
 	if (!code)
 		return ACL_SUCCESS;
-	return acl_err(code, "a wait of stream %d for an event was not "
-		       "satisfied within its timeout (%d ms)", s->id, ms);
+	return acl_err(code, "a wait of stream %d for an event or a notify "
+		       "was not satisfied within its timeout (%d ms)", s->id, ms);
 }
 
 void acl_hostq_forgive(struct acl_stream *s)
@@ -536,7 +536,9 @@ static bool acl_htask_run(struct acl_hostq *q, struct acl_htask *t)
 		break;
 	case ACL_HT_NOTIFY_RECORD:
 	case ACL_HT_NOTIFY_WAIT:
-		acl_notify_run(t);
+		ret = acl_notify_run(t);
+		if (ret)
+			acl_hostq_fail(q, ret, t->timeout_ms);
 		break;
 	case ACL_HT_EVENT_WAIT:
 	case ACL_HT_EVENT_RESET:

@@ -623,13 +623,6 @@ static aclError acl_event_need_sync(struct acl_event *e)
 		       "event=%p was created without ACL_EVENT_SYNC", (void *)e);
 }
 
-/* A wait's time limit in seconds as the runner's ms (INT32_MAX at most). */
-static int32_t acl_wait_limit_ms(uint32_t timeout_s)
-{
-	return timeout_s > INT32_MAX / 1000 ? INT32_MAX :
-	       (int32_t)(timeout_s * 1000);
-}
-
 /*
  * Queue on @s a wait for @r reaching @seq: a WAIT descriptor, or with a
  * time limit (@timeout_s seconds, 0 none) a host task that waits for it

@@ -44,6 +44,16 @@ struct acl_htask {
 	struct acl_htask *next;
 };
 
+/* A wait's time limit in seconds as a runner's ms (INT32_MAX at most). */
+static inline int32_t acl_wait_limit_ms(uint32_t timeout_s)
+{
+	return timeout_s > INT32_MAX / 1000 ? INT32_MAX :
+	       (int32_t)(timeout_s * 1000);
+}
+
+/* A condition variable whose timed waits use CLOCK_MONOTONIC. */
+void acl_cond_init_mono(pthread_cond_t *c);
+
 /* Take / drop the references a task (or a copy of it) holds. */
 void acl_htask_hold(struct acl_htask *t);
 void acl_htask_release(struct acl_htask *t);
@@ -95,8 +105,11 @@ int acl_value_run(const struct acl_htask *t, struct acl_ring **io);
 void acl_notify_get(struct acl_notify *n);
 /* Drop a reference (NULL: nothing); the last one frees the notify. */
 void acl_notify_put(struct acl_notify *n);
-/* Run a NOTIFY_RECORD / NOTIFY_WAIT task in a runner. */
-void acl_notify_run(const struct acl_htask *t);
+/*
+ * Run a NOTIFY_RECORD / NOTIFY_WAIT task in a runner: ACL_SUCCESS, or
+ * ACL_ERROR_RT_TASK_TIMEOUT when a wait's time limit passed.
+ */
+aclError acl_notify_run(const struct acl_htask *t);
 /* In a forked child: the id lock again (acl_fork.c). */
 void acl_notify_forked(void);
 

@@ -38,6 +38,7 @@
 #include "acl_kmd.h"
 #include "acl_mem.h"
 #include "acl_submit.h"
+#include "acl_ring.h"
 
 #define ACL_NOTIFY_MAGIC	0x61636c6eU	/* "acln" */
 #define ACL_NOTIFY_MAX		8192	/* per device (A2/A3) */
@@ -107,25 +108,51 @@ void acl_notify_put(struct acl_notify *n)
 	free(n);
 }
 
-void acl_notify_run(const struct acl_htask *t)
+/*
+ * Wait for @n to be recorded, for @timeout_ms at most (-1: for ever).
+ * Caller holds n->lock. Return: true if it was (or is destroyed).
+ */
+static bool acl_notify_wait_set(struct acl_notify *n, int32_t timeout_ms)
+{
+	struct timespec until;
+	uint64_t end;
+
+	if (timeout_ms < 0) {
+		while (!n->set && !n->destroyed)
+			pthread_cond_wait(&n->cond, &n->lock);
+		return true;
+	}
+	end = acl_now_ns() + (uint64_t)timeout_ms * 1000000ULL;
+	until.tv_sec = (time_t)(end / 1000000000ULL);
+	until.tv_nsec = (long)(end % 1000000000ULL);
+	while (!n->set && !n->destroyed)
+		if (pthread_cond_timedwait(&n->cond, &n->lock, &until) ==
+		    ETIMEDOUT)
+			return n->set || n->destroyed;
+	return true;
+}
+
+aclError acl_notify_run(const struct acl_htask *t)
 {
 	struct acl_notify *n = t->notify;
+	aclError ret = ACL_SUCCESS;
 
 	pthread_mutex_lock(&n->lock);
 	if (t->kind == ACL_HT_NOTIFY_RECORD) {
 		n->set = true;
 		pthread_cond_broadcast(&n->cond);
+	} else if (acl_notify_wait_set(n, t->timeout_ms)) {
+		n->set = false;
 	} else {
 		/*
-		 * The timeout is not enforced (see aclrtWaitAndResetNotify):
-		 * a barrier released early would let the stream's later work
-		 * run unordered, and no error could reach its synchronize.
+		 * Not recorded in time: the stream's synchronize reports it
+		 * (107020, as a timed-out event wait), and the stream goes on,
+		 * as after any failed task; the notify stays unset.
 		 */
-		while (!n->set && !n->destroyed)
-			pthread_cond_wait(&n->cond, &n->lock);
-		n->set = false;
+		ret = ACL_ERROR_RT_TASK_TIMEOUT;
 	}
 	pthread_mutex_unlock(&n->lock);
+	return ret;
 }
 
 static struct acl_notify *acl_notify_lookup(aclrtNotify handle, aclError *ret)
@@ -181,7 +208,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify,
 	n->gen = ctx->dev->gen;
 	n->refs = 1;
 	pthread_mutex_init(&n->lock, NULL);
-	pthread_cond_init(&n->cond, NULL);
+	acl_cond_init_mono(&n->cond);	/* its timed waits use CLOCK_MONOTONIC */
 	n->magic = ACL_NOTIFY_MAGIC;
 	*notify = n;
 	return ACL_SUCCESS;
@@ -251,11 +278,14 @@ static aclError acl_notify_signal(struct acl_notify *n, struct acl_stream *s,
 	return err ? acl_err_sys(err, "queueing a shared notify") : ACL_SUCCESS;
 }
 
-/* Queue @kind of @notify on @stream. */
+/*
+ * Queue @kind of @notify on @stream; a wait gives up after @timeout_s
+ * seconds (0: never).
+ */
 static aclError acl_notify_task(aclrtNotify notify, aclrtStream stream,
-				enum acl_htask_kind kind)
+				enum acl_htask_kind kind, uint32_t timeout_s)
 {
-	struct acl_htask t = { .kind = kind, .block = true };
+	struct acl_htask t = { .kind = kind, .block = true, .timeout_ms = -1 };
 	struct acl_notify *n;
 	struct acl_stream *s;
 	aclError ret;
@@ -269,6 +299,8 @@ static aclError acl_notify_task(aclrtNotify notify, aclrtStream stream,
 	if (__atomic_load_n(&n->sig, __ATOMIC_ACQUIRE))
 		return acl_notify_signal(n, s, kind);
 	t.notify = n;
+	if (timeout_s)
+		t.timeout_ms = acl_wait_limit_ms(timeout_s);
 	return acl_htask_submit(s, &t);
 }
 
@@ -276,7 +308,7 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify,
 					       aclrtStream stream)
 {
 	ACL_ENTER();
-	return acl_notify_task(notify, stream, ACL_HT_NOTIFY_RECORD);
+	return acl_notify_task(notify, stream, ACL_HT_NOTIFY_RECORD, 0);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify,
@@ -285,11 +317,10 @@ ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify,
 {
 	ACL_ENTER();
 	/*
-	 * Seconds, 0 = forever; CANN checks no range, nor do we. Not
-	 * enforced: see acl_notify_run().
+	 * Seconds, 0 = forever; CANN checks no range, nor do we. A shared
+	 * notify's wait is the driver's WAIT_SIGNAL, which has no limit.
 	 */
-	(void)timeout;
-	return acl_notify_task(notify, stream, ACL_HT_NOTIFY_WAIT);
+	return acl_notify_task(notify, stream, ACL_HT_NOTIFY_WAIT, timeout);
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify,

@@ -199,11 +199,12 @@ START_TEST(test_wait_resets)
 END_TEST
 
 /*
- * Every timeout is accepted (0 and UINT32_MAX: forever, else seconds);
- * expiry is not enforced, so a wait of 1 s outlived by its record still
- * orders the stream.
+ * Timeouts (0 and UINT32_MAX: as good as forever, else seconds): a wait
+ * not satisfied in time gives up, the stream goes on, and its next
+ * synchronize reports 107020 once (as a timed-out event wait); the
+ * notify stays unset, so a later record satisfies a later wait.
  */
-START_TEST(test_timeout_not_enforced)
+START_TEST(test_timeout_enforced)
 {
 	struct t_order o = { 0 };
 	aclrtStream a, b;
@@ -222,14 +223,19 @@ START_TEST(test_timeout_not_enforced)
 	T_ACL_OK(aclrtRecordNotify(n, a));
 	T_ACL_OK(aclrtWaitAndResetNotify(n, b, 3600));
 	T_ACL_OK(aclrtSynchronizeStream(b));
+
 	T_ACL_OK(aclrtWaitAndResetNotify(n, b, 1));
 	T_ACL_OK(aclrtLaunchHostFunc(b, t_look, &o));
-	usleep(1200000);
-	t_expect_pending(b, "wait past its 1 s timeout");
-	o.step = 1;
-	T_ACL_OK(aclrtRecordNotify(n, a));
+	t_expect_pending(b, "wait within its 1 s timeout");
+	T_ACL_EQ(aclrtSynchronizeStream(b), ACL_ERROR_RT_TASK_TIMEOUT);
+	t_acl_msg_has("notify");
+	/* Work behind the expired wait ran, without a record. */
+	ck_assert_int_eq(o.seen, 0);
 	T_ACL_OK(aclrtSynchronizeStream(b));
-	ck_assert_int_eq(o.seen, 1);
+
+	T_ACL_OK(aclrtRecordNotify(n, a));
+	T_ACL_OK(aclrtWaitAndResetNotify(n, b, 0));
+	T_ACL_OK(aclrtSynchronizeStream(b));
 	T_ACL_OK(aclrtSynchronizeStream(a));
 	T_ACL_OK(aclrtDestroyNotify(n));
 	T_ACL_OK(aclrtDestroyStream(b));
@@ -480,7 +486,7 @@ static Suite *acl_notify_suite(void)
 	tcase_add_loop_test(tc, test_record_orders_wait, 0, 2);
 	tcase_add_test(tc, test_wait_before_record);
 	tcase_add_test(tc, test_wait_resets);
-	tcase_add_test(tc, test_timeout_not_enforced);
+	tcase_add_test(tc, test_timeout_enforced);
 	tcase_add_test(tc, test_destroy);
 	tcase_add_test(tc, test_cross_device);
 	tcase_add_test(tc, test_captured);
