@@ -141,15 +141,6 @@ static void exec_importer(int dev, const char *key, size_t len, int go)
 	_exit(8);
 }
 
-static int wait_status(pid_t pid)
-{
-	int st;
-
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	ck_assert(WIFEXITED(st));
-	return WEXITSTATUS(st);
-}
-
 /* fork+exec, the importer on the key's list. */
 START_TEST(test_fork_exec)
 {
@@ -179,7 +170,7 @@ START_TEST(test_fork_exec)
 	T_ACL_OK(aclrtIpcMemSetImportPid(key, &pid32, 1));
 	ck_assert_int_eq(write(p[1], "g", 1), 1);
 	close(p[1]);
-	ck_assert_int_eq(wait_status(pid), 0);
+	ck_assert_int_eq(t_apart_wait(pid), 0);
 	ck_assert(holds(mem, len, 4));
 	T_ACL_OK(aclrtIpcMemClose(key));
 	T_ACL_OK(aclrtFree(mem));
@@ -219,7 +210,7 @@ START_TEST(test_not_on_list)
 	T_ACL_OK(aclrtIpcMemGetExportKey(mem, len, key, sizeof(key), 0));
 	ck_assert_int_eq(write(p[1], key, sizeof(key)), sizeof(key));
 	close(p[1]);
-	ck_assert_int_eq(wait_status(pid), 0);
+	ck_assert_int_eq(t_apart_wait(pid), 0);
 	/* The exporter itself is not on it either. */
 	T_ACL_EQ(aclrtIpcMemImportByKey(&q, key, 0), ACL_ERROR_INVALID_PARAM);
 	t_acl_msg_has("exported by this process");
@@ -320,7 +311,7 @@ START_TEST(test_unrelated_processes)
 	ck_assert_int_ge(mid, 0);
 	if (!mid)
 		daemon_exporter(dev, len, f.to_imp, f.to_exp);
-	ck_assert_int_eq(wait_status(mid), 0);
+	ck_assert_int_eq(t_apart_wait(mid), 0);
 	T_ACL_OK(aclrtSetDevice(dev));
 	fifos_open(&f);
 	in = f.in;
@@ -633,7 +624,7 @@ START_TEST(test_notify_across_processes)
 	usleep(300 * 1000);
 	ck_assert_int_eq(write(g[1], "g", 1), 1);
 	T_ACL_OK(aclrtSynchronizeStream(s));
-	ck_assert_int_eq(wait_status(pid), 0);
+	ck_assert_int_eq(t_apart_wait(pid), 0);
 	T_ACL_OK(_i ? aclrtDestroyEvent(ev) : aclrtDestroyNotify(n));
 	T_ACL_OK(aclrtIpcMemClose(mkey));
 	T_ACL_OK(aclrtFree(mem));

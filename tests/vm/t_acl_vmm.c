@@ -447,29 +447,36 @@ static char importer_steps(int dev, size_t len, int s)
 	unsigned char *want = malloc(len), *got = malloc(len);
 	aclrtDrvMemHandle ih;
 	uint64_t share;
+	char st = 0;
 	int32_t me;
 	void *va;
 
-	if (aclrtSetDevice(dev) || aclrtDeviceGetBareTgid(&me) ||
+	if (!want || !got || aclrtSetDevice(dev) ||
+	    aclrtDeviceGetBareTgid(&me) ||
 	    t_apart_send(s, &me, sizeof(me)) ||
 	    t_apart_recv(s, &share, sizeof(share)))
-		return 1;
-	if (aclrtMemImportFromShareableHandle(share, dev, &ih) ||
-	    aclrtReserveMemAddress(&va, GRAN, 0, NULL, 0) ||
-	    aclrtMapMem(va, GRAN, 0, ih, 0))
-		return 2;
-	pattern(want, len, 81);
-	if (aclrtMemcpy(got, len, va, len, ACL_MEMCPY_DEVICE_TO_HOST) ||
-	    memcmp(want, got, len))
-		return 3;
-	pattern(want, len, 83);
-	if (aclrtMemcpy(va, len, want, len, ACL_MEMCPY_HOST_TO_DEVICE) ||
-	    aclrtUnmapMem(va) || aclrtFreePhysical(ih) ||
-	    aclrtReleaseMemAddress(va))
-		return 4;
+		st = 1;
+	else if (aclrtMemImportFromShareableHandle(share, dev, &ih) ||
+		 aclrtReserveMemAddress(&va, GRAN, 0, NULL, 0) ||
+		 aclrtMapMem(va, GRAN, 0, ih, 0))
+		st = 2;
+	if (!st) {
+		pattern(want, len, 81);
+		if (aclrtMemcpy(got, len, va, len, ACL_MEMCPY_DEVICE_TO_HOST) ||
+		    memcmp(want, got, len))
+			st = 3;
+	}
+	if (!st) {
+		pattern(want, len, 83);
+		if (aclrtMemcpy(va, len, want, len, ACL_MEMCPY_HOST_TO_DEVICE) ||
+		    aclrtUnmapMem(va) || aclrtFreePhysical(ih) ||
+		    aclrtReleaseMemAddress(va))
+			st = 4;
+	}
+	/* Whatever failed, the device memory goes with aclrtResetDevice. */
 	free(want);
 	free(got);
-	return 0;
+	return st;
 }
 
 static int importer_apart(int dev, size_t len, const char *path)

@@ -56,7 +56,7 @@ static inline pid_t t_apart_spawn(char *const argv[], int how)
 	return 0;
 }
 
-/* The exit status of a T_APART_EXEC child. */
+/* The exit status of a child: forked, or spawned with T_APART_EXEC. */
 static inline int t_apart_wait(pid_t pid)
 {
 	int st;

@@ -393,15 +393,6 @@ static int child_use(int npu, int buf, uint64_t want_addr, size_t len,
 	return 0;
 }
 
-static int wait_child(pid_t pid)
-{
-	int st;
-
-	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
-	ck_assert(WIFEXITED(st));
-	return WEXITSTATUS(st);
-}
-
 /* The exporter frees its handle before a forked importer copies. */
 START_TEST(test_share_with_child)
 {
@@ -433,7 +424,7 @@ START_TEST(test_share_with_child)
 	ck_assert_int_ge(pid, 0);
 	if (!pid)
 		_exit(child_use(npu, buf, dev, len, 31, 33));
-	ck_assert_int_eq(wait_child(pid), 0);
+	ck_assert_int_eq(t_apart_wait(pid), 0);
 	memset(host, 0, len);
 	ck_assert_int_eq(host_copy(&q, dev, host, len, 0), 0);
 	{
@@ -451,7 +442,7 @@ START_TEST(test_share_with_child)
 	ck_assert_int_ge(pid, 0);
 	if (!pid)
 		_exit(child_use(npu, buf, dev, len, 33, 35));
-	ck_assert_int_eq(wait_child(pid), 0);
+	ck_assert_int_eq(t_apart_wait(pid), 0);
 	close(buf);
 	npu_raw_queue_destroy(&q);
 	close(fd);
@@ -559,7 +550,7 @@ START_TEST(test_exporter_dies)
 	close(sv[1]);
 	buf = t_recv_fd(sv[0]);
 	ck_assert_int_ge(buf, 0);
-	ck_assert_int_eq(wait_child(pid), 0);
+	ck_assert_int_eq(t_apart_wait(pid), 0);
 	close(sv[0]);
 
 	fd = npu_raw_open(npu);
