@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * acl-bandwidth: H2D, D2H, D2D and P2P copy bandwidth through libacl,
- * from pinned and pageable host memory, over a size sweep or one size;
- * a table, CSV or JSON, and an SVG plot (Documentation/tools.md).
+ * from pinned and pageable host memory, over a size sweep or one size,
+ * and with --latency the call-to-completion latency of small operations
+ * against a null ioctl; a table, CSV or JSON, and an SVG plot
+ * (Documentation/tools.md).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -41,6 +43,7 @@ int main(int argc, char **argv)
 	rep.peer = -1;
 	if (bw_run(&rep)) {
 		free(rep.r);
+		free(rep.lat);
 		return 1;
 	}
 	if (o.format == BW_CSV)
@@ -54,5 +57,6 @@ int main(int argc, char **argv)
 		if (rep.r[i].status == BW_FAILED)
 			ret = 1;
 	free(rep.r);
+	free(rep.lat);
 	return ret;
 }

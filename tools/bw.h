@@ -20,6 +20,15 @@
 #define BW_MAX_SIZES 64
 #define BW_DEFAULT_MIN (1ULL << 10)
 #define BW_DEFAULT_MAX (256ULL << 20)
+/*
+ * Host memcpy reference: the median of SAMPLES, each a loop of copies of
+ * at least MIN_S; short, so that few samples span the host descheduling
+ * the vCPU (2 ms samples, 5 of them, still moved by 3x under load).
+ */
+#define BW_MEMCPY_SAMPLES 9
+#define BW_MEMCPY_MIN_S 0.0005
+#define BW_MEMCPY_MAX_REPS (1U << 20)
+#define BW_DEFAULT_CALLS 200
 
 enum bw_test { BW_H2D, BW_D2H, BW_D2D, BW_P2P, BW_NR_TESTS };
 enum bw_mem { BW_PINNED, BW_PAGEABLE, BW_DEVICE, BW_NR_MEMS };
@@ -34,7 +43,7 @@ enum bw_status {
 };
 
 struct bw_opts {
-	unsigned int tests;	/* bit per enum bw_test */
+	unsigned int tests;	/* bit per enum bw_test; 0 with -t none */
 	unsigned int mems;	/* bits BW_PINNED, BW_PAGEABLE */
 	int device;
 	int peer;		/* -1: pick one */
@@ -45,6 +54,8 @@ struct bw_opts {
 	bool verify;
 	enum bw_format format;
 	const char *plot;	/* SVG file, or NULL */
+	bool latency;		/* --latency: the latency table too */
+	unsigned int calls;	/* calls per round of each latency row */
 };
 
 struct bw_stats {
@@ -62,12 +73,21 @@ struct bw_result {
 	char note[160];		/* why, when not BW_OK */
 };
 
+/* One row of the latency table (tools/acl_latency.h). */
+struct bw_latency {
+	const char *name;
+	double us;		/* microseconds per call, median of the rounds */
+	double x_null;		/* us over the null ioctl's; 1 for that row */
+};
+
 struct bw_report {
 	const struct bw_opts *o;
 	int device, peer;	/* peer -1 when there is none */
 	char backend[16], peer_backend[16];
 	struct bw_result *r;
 	size_t nr;
+	struct bw_latency *lat;	/* --latency: nr_lat rows, the null ioctl first */
+	size_t nr_lat;
 };
 
 /* bw_opts.c */
@@ -95,10 +115,18 @@ void bw_write_text(FILE *f, const struct bw_report *rep);
 void bw_write_csv(FILE *f, const struct bw_report *rep);
 void bw_write_json(FILE *f, const struct bw_report *rep);
 
-/* bw_plot.c: bandwidth against size (log x), a line per test and memory. */
+/*
+ * bw_plot.c: bandwidth against size (log x), a line per test and memory;
+ * with latency rows, a second panel of bars (x null ioctl, log scale).
+ */
 int bw_write_plot(FILE *f, const struct bw_report *rep);
 
-/* bw_run.c: measure every case. Return 0, or -1 when libacl failed. */
+/*
+ * bw_run.c: measure every case, then with --latency the latency rows.
+ * Return 0, or -1 when libacl failed.
+ */
 int bw_run(struct bw_report *rep);
+/* bw_latency.c: the latency rows into rep->lat. Return 0 or -1. */
+int bw_run_latency(struct bw_report *rep);
 
 #endif /* BW_H */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "acl_latency.h"
 #include "bw.h"
 
 static const char *const test_names[BW_NR_TESTS] = { "H2D", "D2H", "D2D", "P2P" };
@@ -75,8 +76,11 @@ void bw_usage(FILE *f)
 	fprintf(f,
 		"Usage: " BW_PROG " [OPTIONS]\n"
 		"Measure H2D, D2H, D2D and P2P copy bandwidth through libacl, from pinned\n"
-		"(aclrtMallocHost) and pageable (malloc) host memory, over a size sweep.\n\n"
-		"  -t, --test LIST        h2d,d2h,d2d,p2p or all (default all)\n"
+		"(aclrtMallocHost) and pageable (malloc) host memory, over a size sweep;\n"
+		"with --latency also the latency of small copies, events and host\n"
+		"functions.\n\n"
+		"  -t, --test LIST        h2d,d2h,d2d,p2p or all (default all); none: no\n"
+		"                         bandwidth, only --latency\n"
 		"  -m, --memory LIST      pinned,pageable or all: host side of H2D/D2H (default all)\n"
 		"  -d, --device N         device to measure (default 0)\n"
 		"  -p, --peer N           peer device of P2P (default: the first other device\n"
@@ -90,21 +94,40 @@ void bw_usage(FILE *f)
 		"  -n, --no-verify        do not check the data after the copies\n"
 		"  -c, --csv              CSV instead of the table\n"
 		"  -j, --json             JSON instead of the table\n"
-		"  -P, --plot FILE.svg    also draw bandwidth against size\n"
+		"  -L, --latency          also measure latencies against a null ioctl (below)\n"
+		"      --calls N          calls per round of each latency (default %d)\n"
+		"  -P, --plot FILE.svg    also draw bandwidth against size, and with\n"
+		"                         --latency a panel of the latencies\n"
 		"  -h, --help             this text\n\n"
 		"GB/s is 10^9 bytes per second. Pinned and device copies are timed with\n"
 		"events around aclrtMemcpyAsync on a stream; pageable ones by the host\n"
 		"clock around aclrtMemcpy. \"memcpy GB/s\" is host memcpy of the same size\n"
-		"in this run; \"ratio\" is the copy's median over it.\n"
+		"in this run, the median of %d samples, each a loop of copies timed as a\n"
+		"whole, repeated until it took %g ms (at most %u copies a loop); \"ratio\"\n"
+		"is the copy's median over it.\n\n"
+		"--latency: from the call to its completion as the caller sees it:\n"
+		"synchronous aclrtMemcpy H2D and D2H, aclrtMemcpyAsync H2D +\n"
+		"aclrtSynchronizeStream, at 64 B, 4 KiB and 64 KiB, pinned and pageable;\n"
+		"aclrtRecordEvent to aclrtSynchronizeEvent and aclrtLaunchHostFunc to\n"
+		"the callback's run on an idle stream; the async copy and the event on\n"
+		"an ACL_STREAM_FAST_SYNC stream. Each is the median of %d rounds of the\n"
+		"mean of --calls calls, in microseconds and as a multiple of the null\n"
+		"ioctl (an unknown DRM command on the device's node) of the same run;\n"
+		"the same measurement as bench/bench_latency.\n"
 		"Exit status: 0 when every case ran or was n/a or skipped, 1 when a copy\n"
-		"or libacl failed, 2 on a usage error.\n");
+		"or libacl failed, 2 on a usage error.\n", BW_DEFAULT_CALLS,
+		BW_MEMCPY_SAMPLES, BW_MEMCPY_MIN_S * 1e3, BW_MEMCPY_MAX_REPS, LAT_ROUNDS);
 }
 
-/* A comma list of names; bit i set for names[i]; "all" sets every bit. */
+/*
+ * A comma list of names; bit i set for names[i]; "all" sets every bit;
+ * "none", where allowed and alone, none.
+ */
 static int parse_list(const char *arg, const char *const *names, int nr,
-		      unsigned int *bits)
+		      bool allow_none, unsigned int *bits)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
+	bool none = false;
 	int i, ret = 0;
 
 	*bits = 0;
@@ -112,6 +135,10 @@ static int parse_list(const char *arg, const char *const *names, int nr,
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!strcasecmp(tok, "all")) {
 			*bits |= (1U << nr) - 1;
+			continue;
+		}
+		if (allow_none && !strcasecmp(tok, "none")) {
+			none = true;
 			continue;
 		}
 		for (i = 0; i < nr && strcasecmp(tok, names[i]); i++)
@@ -122,6 +149,8 @@ static int parse_list(const char *arg, const char *const *names, int nr,
 			*bits |= 1U << i;
 	}
 	free(copy);
+	if (none)
+		return ret || *bits ? -EINVAL : 0;
 	return ret || !*bits ? -EINVAL : 0;
 }
 
@@ -144,8 +173,8 @@ static int parse_one(int c, const char *arg, struct bw_opts *o)
 	char *end;
 
 	switch (c) {
-	case 't': return parse_list(arg, test_names, BW_NR_TESTS, &o->tests);
-	case 'm': return parse_list(arg, mem_names, 2, &o->mems);
+	case 't': return parse_list(arg, test_names, BW_NR_TESTS, true, &o->tests);
+	case 'm': return parse_list(arg, mem_names, 2, false, &o->mems);
 	case 'd':
 	case 'p':
 		if (parse_uint(arg, 1023, &u))
@@ -165,6 +194,9 @@ static int parse_one(int c, const char *arg, struct bw_opts *o)
 	case 'c': o->format = BW_CSV; return 0;
 	case 'j': o->format = BW_JSON; return 0;
 	case 'P': o->plot = arg; return 0;
+	case 'L': o->latency = true; return 0;
+	case 'C': return parse_uint(arg, LAT_MAX_CALLS, &o->calls) || !o->calls ?
+			 -EINVAL : 0;
 	default: return -EINVAL;
 	}
 }
@@ -185,6 +217,8 @@ int bw_parse_opts(int argc, char **argv, struct bw_opts *o)
 		{ "csv", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'P' },
+		{ "latency", no_argument, NULL, 'L' },
+		{ "calls", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -193,10 +227,11 @@ int bw_parse_opts(int argc, char **argv, struct bw_opts *o)
 	*o = (struct bw_opts){ .tests = (1U << BW_NR_TESTS) - 1, .mems = 3,
 			       .peer = -1, .min_size = BW_DEFAULT_MIN,
 			       .max_size = BW_DEFAULT_MAX, .iterations = 5,
-			       .budget_s = 10, .verify = true };
+			       .budget_s = 10, .verify = true,
+			       .calls = BW_DEFAULT_CALLS };
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:m:d:p:s:i:b:ncjP:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:m:d:p:s:i:b:ncjP:Lh", longs, NULL)) != -1) {
 		if (c == 'h') {
 			bw_usage(stdout);
 			return 1;
@@ -215,6 +250,10 @@ int bw_parse_opts(int argc, char **argv, struct bw_opts *o)
 	}
 	if (optind < argc) {
 		fprintf(stderr, BW_PROG ": unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (!o->tests && !o->latency) {
+		fprintf(stderr, BW_PROG ": -t none measures nothing without --latency\n");
 		return 2;
 	}
 	if (!o->size && o->min_size > o->max_size) {

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * acl-bandwidth: the results as a table, CSV or JSON. Every format has
- * one record per measurement, with the same fields.
+ * one record per measurement, with the same fields; the latencies of
+ * --latency follow the bandwidth records as a second table (text, CSV)
+ * or a "latency" object (JSON).
  */
 #include <math.h>
 #include <string.h>
 
+#include "acl_latency.h"
 #include "bw.h"
 #include "trace_json.h"
 
@@ -33,7 +36,7 @@ static void num(FILE *f, int width, double v)
 		fprintf(f, " %*s", width, "n/a");
 }
 
-void bw_write_text(FILE *f, const struct bw_report *rep)
+static void write_text_bw(FILE *f, const struct bw_report *rep)
 {
 	char size[32], peer[32];
 	size_t i;
@@ -62,6 +65,44 @@ void bw_write_text(FILE *f, const struct bw_report *rep)
 	}
 }
 
+/* The latency table: a row per case, the null ioctl first. */
+static void write_text_lat(FILE *f, const struct bw_report *rep)
+{
+	size_t i;
+
+	fprintf(f, BW_PROG ": latency on device %d (%s); median of %d rounds of %u calls; "
+		"x null = over the null ioctl\n", rep->device,
+		rep->backend[0] ? rep->backend : "?", LAT_ROUNDS, rep->o->calls);
+	fprintf(f, "%-42s %10s %9s\n", "latency", "us", "x null");
+	for (i = 0; i < rep->nr_lat; i++) {
+		fprintf(f, "%-42s", rep->lat[i].name);
+		num(f, 10, rep->lat[i].us);
+		num(f, 9, rep->lat[i].x_null);
+		fputc('\n', f);
+	}
+}
+
+typedef void (*writer_fn)(FILE *f, const struct bw_report *rep);
+
+/*
+ * The bandwidth records unless -t none, then the latency rows if any,
+ * an empty line between the two tables.
+ */
+static void write_both(FILE *f, const struct bw_report *rep, writer_fn bw, writer_fn lat)
+{
+	if (rep->o->tests)
+		bw(f, rep);
+	if (rep->o->tests && rep->nr_lat)
+		fputc('\n', f);
+	if (rep->nr_lat)
+		lat(f, rep);
+}
+
+void bw_write_text(FILE *f, const struct bw_report *rep)
+{
+	write_both(f, rep, write_text_bw, write_text_lat);
+}
+
 /* A CSV field: quoted, with quotes doubled, when it holds , " or newline. */
 static void csv_str(FILE *f, const char *s)
 {
@@ -86,7 +127,7 @@ static void csv_num(FILE *f, double v)
 		fputc(',', f);
 }
 
-void bw_write_csv(FILE *f, const struct bw_report *rep)
+static void write_csv_bw(FILE *f, const struct bw_report *rep)
 {
 	size_t i;
 
@@ -109,6 +150,25 @@ void bw_write_csv(FILE *f, const struct bw_report *rep)
 	}
 }
 
+static void write_csv_lat(FILE *f, const struct bw_report *rep)
+{
+	size_t i;
+
+	fputs("latency,us,x_null\n", f);
+	for (i = 0; i < rep->nr_lat; i++) {
+		csv_str(f, rep->lat[i].name);
+		csv_num(f, rep->lat[i].us);
+		csv_num(f, rep->lat[i].x_null);
+		fputc('\n', f);
+	}
+}
+
+/* With both, two CSV tables, each with its header. */
+void bw_write_csv(FILE *f, const struct bw_report *rep)
+{
+	write_both(f, rep, write_csv_bw, write_csv_lat);
+}
+
 static void json_result(struct tj *j, const struct bw_result *r)
 {
 	int ok = r->status == BW_OK;
@@ -125,6 +185,29 @@ static void json_result(struct tj *j, const struct bw_result *r)
 	tj_double(j, "ratio", ratio(r));
 	tj_str(j, "status", bw_status_name(r->status));
 	tj_str(j, "note", r->note[0] ? r->note : NULL);
+	tj_end(j);
+}
+
+/* "latency": the run's parameters and one object per row. */
+static void json_latency(struct tj *j, const struct bw_report *rep)
+{
+	size_t i;
+
+	tj_object(j, "latency");
+	tj_uint(j, "calls", rep->o->calls);
+	tj_uint(j, "rounds", LAT_ROUNDS);
+	tj_str(j, "unit", "us");
+	tj_str(j, "statistic", "median of the rounds' means");
+	tj_str(j, "reference", "null ioctl");
+	tj_array(j, "results");
+	for (i = 0; i < rep->nr_lat; i++) {
+		tj_object(j, NULL);
+		tj_str(j, "name", rep->lat[i].name);
+		tj_double(j, "us", rep->lat[i].us);
+		tj_double(j, "x_null", rep->lat[i].x_null);
+		tj_end(j);
+	}
+	tj_end(j);
 	tj_end(j);
 }
 
@@ -151,5 +234,7 @@ void bw_write_json(FILE *f, const struct bw_report *rep)
 	for (i = 0; i < rep->nr; i++)
 		json_result(&j, &rep->r[i]);
 	tj_end(&j);
+	if (rep->nr_lat)
+		json_latency(&j, rep);
 	tj_end(&j);
 }

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * acl-bandwidth: --plot, bandwidth (median GB/s) against transfer size
- * on a log2 axis, one line per test and memory kind, host memcpy dashed.
+ * on a log2 axis, one line per test and memory kind, host memcpy dashed;
+ * with --latency, below it a second panel: one bar per latency row, its
+ * multiple of the null ioctl on a log10 axis, labelled with its time.
  */
 #include <errno.h>
 #include <math.h>
 
+#include "acl_latency.h"
 #include "bw.h"
 #include "trace_svg.h"
 
@@ -130,14 +133,14 @@ static void legend(FILE *f, int row, const char *color, const char *what, int da
 	svg_text(f, X1 + 52, y + 4, "start", 11, "%s", what);
 }
 
-int bw_write_plot(FILE *f, const struct bw_report *rep)
+/* The bandwidth panel, at the top of the document. */
+static void draw_bandwidth(FILE *f, const struct bw_report *rep)
 {
 	struct axes a;
 	char what[48];
 	int t, m, row = 0;
 
 	find_axes(rep, &a);
-	svg_begin(f, W, H, "acl-bandwidth");
 	svg_text(f, W / 2.0, 24, "middle", 14, "acl-bandwidth: device %d (%s), %u iterations",
 		 rep->device, rep->backend[0] ? rep->backend : "?", rep->o->iterations);
 	draw_frame(f, &a);
@@ -153,6 +156,86 @@ int bw_write_plot(FILE *f, const struct bw_report *rep)
 		}
 	if (draw_series(f, rep, &a, -1, BW_DEVICE, "#555555"))
 		legend(f, row, "#555555", "host memcpy", 1);
+}
+
+/* The latency panel: its rows start LAT_TOP below @y0, LAT_ROW apart. */
+#define LAT_TOP 60
+#define LAT_ROW 18
+#define LAT_BOTTOM 50
+#define LX0 300
+#define LX1 (W - 150)
+
+static double lat_height(const struct bw_report *rep)
+{
+	return LAT_TOP + (double)rep->nr_lat * LAT_ROW + LAT_BOTTOM;
+}
+
+/* x of a multiple of the null ioctl: log10 from 1 (the null ioctl) to @top. */
+static double lx(double x_null, double top)
+{
+	double v = x_null > 1 ? log10(x_null) / log10(top) : 0;
+
+	return LX0 + fmin(v, 1) * (LX1 - LX0);
+}
+
+/* Decimals that leave about three significant digits of @v. */
+static int digits(double v)
+{
+	return v >= 100 ? 0 : v >= 10 ? 1 : 2;
+}
+
+static void lat_axis(FILE *f, double y0, double y1, double top)
+{
+	double v;
+
+	for (v = 1; v <= top * 1.001; v *= 10) {
+		svg_line(f, lx(v, top), y0, lx(v, top), y1, "#e0e0e0", 1);
+		svg_text(f, lx(v, top), y1 + 14, "middle", 10, "%gx", v);
+	}
+	svg_line(f, LX0, y1, LX1, y1, "black", 1);
+	svg_text(f, (LX0 + LX1) / 2.0, y1 + 32, "middle", 12,
+		 "multiple of the null ioctl (log scale); bar label: us per call");
+}
+
+static void draw_latency(FILE *f, const struct bw_report *rep, double y0)
+{
+	double top = 10, y;
+	size_t i;
+
+	for (i = 0; i < rep->nr_lat; i++)
+		top = fmax(top, rep->lat[i].x_null);
+	top = pow(10, ceil(log10(top)));
+	svg_text(f, W / 2.0, y0 + 30, "middle", 14,
+		 "latency, call to completion: device %d (%s), median of %d rounds of %u calls",
+		 rep->device, rep->backend[0] ? rep->backend : "?", LAT_ROUNDS,
+		 rep->o->calls);
+	lat_axis(f, y0 + LAT_TOP - 4, y0 + LAT_TOP + rep->nr_lat * LAT_ROW, top);
+	for (i = 0; i < rep->nr_lat; i++) {
+		const struct bw_latency *l = &rep->lat[i];
+
+		y = y0 + LAT_TOP + i * LAT_ROW;
+		svg_text(f, LX0 - 6, y + 12, "end", 11, "%s", l->name);
+		fprintf(f, "<rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
+			"fill=\"%s\"/>\n", LX0, y + 2,
+			fmax(lx(l->x_null, top) - LX0, 1), LAT_ROW - 4,
+			svg_color(i ? 0 : 7));
+		/* Three digits, but no exponent: "1520 us, 1000x". */
+		svg_text(f, lx(l->x_null, top) + 4, y + 12, "start", 10, "%.*f us, %.*fx",
+			 digits(l->us), l->us, digits(l->x_null), l->x_null);
+	}
+}
+
+int bw_write_plot(FILE *f, const struct bw_report *rep)
+{
+	/* The bandwidth panel unless only latencies were measured (-t none). */
+	bool bw = rep->o->tests || !rep->nr_lat;
+	double y0 = bw ? H : 0;
+
+	svg_begin(f, W, (int)(y0 + (rep->nr_lat ? lat_height(rep) : 0)), "acl-bandwidth");
+	if (bw)
+		draw_bandwidth(f, rep);
+	if (rep->nr_lat)
+		draw_latency(f, rep, y0);
 	svg_end(f);
 	return ferror(f) ? -EIO : 0;
 }

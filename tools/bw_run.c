@@ -79,22 +79,54 @@ static void acl_note(char *note, size_t len, const char *what, aclError e)
 		snprintf(note, len, "%s: error %d", what, (int)e);
 }
 
-/* Host memcpy of each size, the baseline of the ratio column. */
+/*
+ * memcpy through a pointer the compiler cannot see through, so that
+ * repeating the same copy is not folded into one.
+ */
+static void *(*volatile host_memcpy)(void *, const void *, size_t) = memcpy;
+
+/*
+ * Seconds per memcpy of @n bytes: the copy repeated in a loop timed as a
+ * whole, as many times as takes BW_MEMCPY_MIN_S (doubling from 1, at
+ * most BW_MEMCPY_MAX_REPS), so the clock's own cost (a system call in a
+ * guest without vDSO time, ~1 us) and its granularity drop out. A
+ * single small memcpy takes less than one clock read.
+ */
+static double memcpy_sample(struct bw_ctx *c, uint64_t n, unsigned int *reps)
+{
+	double t;
+	unsigned int k;
+
+	for (;;) {
+		t = now();
+		for (k = 0; k < *reps; k++)
+			host_memcpy(c->pageable, c->pinned, n);
+		t = now() - t;
+		if (t >= BW_MEMCPY_MIN_S || *reps >= BW_MEMCPY_MAX_REPS)
+			return t / *reps;
+		*reps *= 2;
+	}
+}
+
+/*
+ * Host memcpy of each size, the baseline of the ratio column: the median
+ * of BW_MEMCPY_SAMPLES samples (memcpy_sample()), each a whole loop, so
+ * that one preemption or page walk moves one sample, not the figure.
+ */
 static void measure_memcpy(struct bw_ctx *c)
 {
+	double v[BW_MEMCPY_SAMPLES];
+	struct bw_stats st;
+	unsigned int reps = 1;
 	size_t s, k;
 
 	for (s = 0; s < c->nr_sizes; s++) {
-		struct bw_stats st;
-
-		memcpy(c->pageable, c->pinned, c->sizes[s]);
-		for (k = 0; k < c->o->iterations; k++) {
-			double t = now();
-
-			memcpy(c->pageable, c->pinned, c->sizes[s]);
-			c->samples[k] = bw_gbps(c->sizes[s], now() - t);
-		}
-		bw_stats(c->samples, c->o->iterations, &st);
+		host_memcpy(c->pageable, c->pinned, c->sizes[s]);
+		/* Sizes grow: a count long enough for the last is for this one. */
+		reps = reps > 1 ? reps / 2 : 1;
+		for (k = 0; k < BW_MEMCPY_SAMPLES; k++)
+			v[k] = bw_gbps(c->sizes[s], memcpy_sample(c, c->sizes[s], &reps));
+		bw_stats(v, BW_MEMCPY_SAMPLES, &st);
 		c->memcpy_gbps[s] = st.median;
 	}
 }
@@ -339,22 +371,37 @@ static void backend_of(int dev, char *buf, size_t len)
 	npu_attr_nth(dev, "backend", buf, len);
 }
 
+/* The sweep's buffers, stream and events. Return: 0, or the error and @what. */
+static aclError buffers_setup(struct bw_ctx *c, const char **what)
+{
+	aclError e;
+
+	if ((*what = "aclrtMallocHost", e = aclrtMallocHost(&c->pinned, c->max)) == 0 &&
+	    (*what = "aclrtMalloc", e = aclrtMalloc(&c->dev_a, c->max,
+						     ACL_MEM_MALLOC_HUGE_FIRST)) == 0 &&
+	    (*what = "aclrtCreateStream", e = aclrtCreateStream(&c->stream)) == 0 &&
+	    (*what = "aclrtCreateEvent", e = aclrtCreateEvent(&c->ev0)) == 0)
+		*what = "aclrtCreateEvent", e = aclrtCreateEvent(&c->ev1);
+	c->pageable = malloc(c->max);
+	c->samples = calloc(c->o->iterations, sizeof(*c->samples));
+	if (!e && (!c->pageable || !c->samples))
+		*what = "malloc", e = ACL_ERROR_BAD_ALLOC;
+	if (!e)
+		/* Fault the pageable buffer in, so the first copy does not pay for it. */
+		memset(c->pageable, 0, c->max);
+	return e;
+}
+
 static int ctx_setup(struct bw_ctx *c)
 {
 	const char *what = "aclInit";
 	aclError e = aclInit(NULL);
 
-	if (!e && (what = "aclrtSetDevice", e = aclrtSetDevice(c->rep->device)) == 0 &&
-	    (what = "aclrtMallocHost", e = aclrtMallocHost(&c->pinned, c->max)) == 0 &&
-	    (what = "aclrtMalloc", e = aclrtMalloc(&c->dev_a, c->max,
-						    ACL_MEM_MALLOC_HUGE_FIRST)) == 0 &&
-	    (what = "aclrtCreateStream", e = aclrtCreateStream(&c->stream)) == 0 &&
-	    (what = "aclrtCreateEvent", e = aclrtCreateEvent(&c->ev0)) == 0)
-		what = "aclrtCreateEvent", e = aclrtCreateEvent(&c->ev1);
-	c->pageable = malloc(c->max);
-	c->samples = calloc(c->o->iterations, sizeof(*c->samples));
-	if (!e && (!c->pageable || !c->samples))
-		what = "malloc", e = ACL_ERROR_BAD_ALLOC;
+	if (!e)
+		what = "aclrtSetDevice", e = aclrtSetDevice(c->rep->device);
+	/* -t none (--latency alone): the sweep's large buffers are not needed. */
+	if (!e && c->o->tests)
+		e = buffers_setup(c, &what);
 	if (e) {
 		const char *m = aclGetRecentErrMsg();
 
@@ -362,8 +409,6 @@ static int ctx_setup(struct bw_ctx *c)
 			c->rep->device, (int)e, m ? ": " : "", m ? m : "");
 		return -1;
 	}
-	/* Fault the pageable buffer in, so the first copy does not pay for it. */
-	memset(c->pageable, 0, c->max);
 	return 0;
 }
 
@@ -385,10 +430,30 @@ static void ctx_teardown(struct bw_ctx *c)
 	aclFinalize();
 }
 
+static void run_sweep(struct bw_ctx *c)
+{
+	struct bw_report *rep = c->rep;
+	int t, m;
+
+	rep->peer = rep->o->tests & (1U << BW_P2P) ?
+		    pick_peer(rep->device, rep->o->peer) : -1;
+	backend_of(rep->peer, rep->peer_backend, sizeof(rep->peer_backend));
+	measure_memcpy(c);
+	for (t = 0; t < BW_NR_TESTS; t++) {
+		if (!(rep->o->tests & (1U << t)))
+			continue;
+		for (m = 0; m < 2; m++)
+			if (t <= BW_D2H && (rep->o->mems & (1U << m)))
+				run_case(c, t, m);
+		if (t > BW_D2H)
+			run_case(c, t, BW_DEVICE);
+	}
+}
+
 int bw_run(struct bw_report *rep)
 {
 	struct bw_ctx c = { .rep = rep, .o = rep->o };
-	int t, m, ret = -1;
+	int ret = -1;
 
 	c.nr_sizes = bw_sizes(rep->o, c.sizes, BW_MAX_SIZES);
 	c.max = c.sizes[c.nr_sizes - 1];
@@ -396,20 +461,9 @@ int bw_run(struct bw_report *rep)
 	rep->nr = 0;
 	backend_of(rep->device, rep->backend, sizeof(rep->backend));
 	if (rep->r && !ctx_setup(&c)) {
-		rep->peer = rep->o->tests & (1U << BW_P2P) ?
-			    pick_peer(rep->device, rep->o->peer) : -1;
-		backend_of(rep->peer, rep->peer_backend, sizeof(rep->peer_backend));
-		measure_memcpy(&c);
-		for (t = 0; t < BW_NR_TESTS; t++) {
-			if (!(rep->o->tests & (1U << t)))
-				continue;
-			for (m = 0; m < 2; m++)
-				if (t <= BW_D2H && (rep->o->mems & (1U << m)))
-					run_case(&c, t, m);
-			if (t > BW_D2H)
-				run_case(&c, t, BW_DEVICE);
-		}
-		ret = 0;
+		if (rep->o->tests)
+			run_sweep(&c);
+		ret = rep->o->latency ? bw_run_latency(rep) : 0;
 	}
 	ctx_teardown(&c);
 	return ret;

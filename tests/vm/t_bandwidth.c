@@ -3,7 +3,10 @@
  * VM test: tools/acl-bandwidth on the guest's NPUs. The table, CSV and
  * JSON hold one record per case with positive, ordered numbers; the plot
  * is well-formed SVG; the time budget skips sizes on the slow edu NPU;
- * bad arguments exit 2 and a missing device 1.
+ * bad arguments exit 2 and a missing device 1. --latency prints every
+ * row of its table with positive times and ratios, the null ioctl's 1,
+ * in the table and JSON, and adds its panel to the plot. No speed is
+ * asserted.
  */
 #include "t_tool.h"
 
@@ -25,6 +28,55 @@ static int parse_row(const char *line, struct row *w)
 	return sscanf(line, "%7s %11s %llu %15s %7s %lf %lf %lf %lf %lf %15s", w->test, w->mem,
 		      &w->bytes, size_num, size_unit, &w->median, &w->min, &w->max,
 		      &w->memcpy, &w->ratio, w->status) == 11;
+}
+
+/* The rows of --latency (issue 27's table), in order. */
+static const char *const lat_rows[] = {
+	"null ioctl",
+	"aclrtMemcpy H2D 64 B pinned", "aclrtMemcpy H2D 4 KiB pinned",
+	"aclrtMemcpy H2D 64 KiB pinned", "aclrtMemcpy D2H 64 B pinned",
+	"aclrtMemcpy D2H 4 KiB pinned", "aclrtMemcpy D2H 64 KiB pinned",
+	"aclrtMemcpy H2D 64 B pageable", "aclrtMemcpy H2D 4 KiB pageable",
+	"aclrtMemcpy H2D 64 KiB pageable", "aclrtMemcpy D2H 64 B pageable",
+	"aclrtMemcpy D2H 4 KiB pageable", "aclrtMemcpy D2H 64 KiB pageable",
+	"MemcpyAsync+Sync H2D 64 B pinned", "MemcpyAsync+Sync H2D 4 KiB pinned",
+	"MemcpyAsync+Sync H2D 64 KiB pinned", "MemcpyAsync+Sync H2D 64 B pageable",
+	"MemcpyAsync+Sync H2D 4 KiB pageable", "MemcpyAsync+Sync H2D 64 KiB pageable",
+	"RecordEvent to SynchronizeEvent, idle", "LaunchHostFunc to the callback, idle",
+	"FAST_SYNC stream: Async+Sync 4 KiB pinned", "FAST_SYNC stream: RecordEvent to Sync",
+};
+
+#define NR_LAT_ROWS ((int)(sizeof(lat_rows) / sizeof(lat_rows[0])))
+
+/*
+ * Check the latency table that starts at @t: its title, its header, then
+ * every row in order, each "<name> <us> <x null>" with both positive
+ * and the null ioctl's ratio 1. Return: the text after the table.
+ */
+static char *check_latency_table(char *t)
+{
+	char *line, *save = NULL;
+	double us, x;
+	int i;
+
+	line = strtok_r(t, "\n", &save);
+	ck_assert_msg(line && !strncmp(line, "acl-bandwidth: latency on device ", 33),
+		      "title: %s", line);
+	line = strtok_r(NULL, "\n", &save);
+	ck_assert_msg(line && !strncmp(line, "latency ", 8) && strstr(line, " us ") &&
+		      !strcmp(line + strlen(line) - 6, "x null"), "header: %s", line);
+	for (i = 0; i < NR_LAT_ROWS; i++) {
+		size_t n = strlen(lat_rows[i]);
+
+		line = strtok_r(NULL, "\n", &save);
+		ck_assert_msg(line && !strncmp(line, lat_rows[i], n), "row %d (%s): %s", i,
+			      lat_rows[i], line);
+		ck_assert_msg(sscanf(line + n, "%lf %lf", &us, &x) == 2, "unparsable: %s", line);
+		ck_assert_msg(us > 0 && x > 0, "not positive: %s", line);
+		if (!i)
+			ck_assert_msg(x == 1, "null ioctl ratio: %s", line);
+	}
+	return save;
 }
 
 static void setup(void)
@@ -145,6 +197,76 @@ START_TEST(test_plot)
 }
 END_TEST
 
+START_TEST(test_latency_table)
+{
+	struct t_out r;
+	char *rest;
+
+	t_sh(&r, BW " -d %d -t none --latency --calls 5", sim);
+	t_expect_status(&r, 0);
+	rest = check_latency_table(r.out);
+	ck_assert_msg(!rest || !*rest, "after the table: %s", rest);
+	t_out_free(&r);
+}
+END_TEST
+
+START_TEST(test_latency_after_bandwidth_and_json)
+{
+	struct t_out r;
+	char *lat;
+
+	t_sh(&r, BW " -d %d -s 4K -i 2 -t h2d -m pinned -L --calls 3", sim);
+	t_expect_status(&r, 0);
+	ck_assert_msg(!strncmp(r.out, "acl-bandwidth: device ", 22), "%s", r.out);
+	ck_assert_msg(strstr(r.out, "\nH2D  pinned         4096"), "%s", r.out);
+	lat = strstr(r.out, " ok\n\nacl-bandwidth: latency");
+	ck_assert_msg(lat, "no latency table after the bandwidth: %s", r.out);
+	check_latency_table(lat + 5);
+	t_out_free(&r);
+
+	t_sh(&r, BW " -d %d -t none --latency --calls 3 --json > /tmp/bwl.json", sim);
+	t_expect_status(&r, 0);
+	t_py_check("import json, sys\n"
+		   "d = json.load(open(sys.argv[1]))\n"
+		   "assert d[\"results\"] == [], d\n"
+		   "l = d[\"latency\"]\n"
+		   "assert l[\"calls\"] == 3 and l[\"rounds\"] == 5 and l[\"unit\"] == \"us\", l\n"
+		   "rs = l[\"results\"]\n"
+		   "assert len(rs) == 23, rs\n"
+		   "assert rs[0][\"name\"] == \"null ioctl\" and rs[0][\"x_null\"] == 1, rs[0]\n"
+		   "for x in rs:\n"
+		   "    assert x[\"us\"] > 0 and x[\"x_null\"] > 0, x\n",
+		   "/tmp/bwl.json");
+	t_out_free(&r);
+}
+END_TEST
+
+START_TEST(test_latency_plot)
+{
+	struct t_out r;
+
+	unlink("/tmp/bwl.svg");
+	t_sh(&r, BW " -d %d --min-size 1K --max-size 4K -i 2 -t h2d -m pinned --latency "
+	     "--calls 3 --plot /tmp/bwl.svg", sim);
+	t_expect_status(&r, 0);
+	/* Both panels: the bandwidth lines and legend, a labelled bar per row. */
+	t_py_check("import sys, xml.dom.minidom as m\n"
+		   "d = m.parse(sys.argv[1])\n"
+		   "t = [n.firstChild.data for n in d.getElementsByTagName(\"text\")]\n"
+		   "for want in (\"H2D pinned\", \"host memcpy\", \"4 KiB\", \"null ioctl\", "
+		   "\"aclrtMemcpy D2H 64 KiB pageable\", \"LaunchHostFunc to the callback, idle\", "
+		   "\"RecordEvent to SynchronizeEvent, idle\"):\n"
+		   "    assert want in t, (want, t)\n"
+		   "assert any(x.startswith(\"latency, call to completion\") for x in t), t\n"
+		   "assert len(d.getElementsByTagName(\"polyline\")) >= 2\n"
+		   "assert len(d.getElementsByTagName(\"rect\")) >= 23\n"
+		   "labels = [x for x in t if x.endswith(\"x\") and \" us, \" in x]\n"
+		   "assert len(labels) == 23, labels\n",
+		   "/tmp/bwl.svg");
+	t_out_free(&r);
+}
+END_TEST
+
 START_TEST(test_budget_skips_on_edu)
 {
 	int edu = t_npu_of("edu");
@@ -163,7 +285,8 @@ END_TEST
 START_TEST(test_bad_arguments)
 {
 	static const char *const bad[] = { "-t bogus", "--size 0", "--size 12Q", "-i 0",
-					   "--frobnicate", "-m device", "extra" };
+					   "--frobnicate", "-m device", "extra", "-t none",
+					   "-L --calls 0" };
 	struct t_out r;
 	size_t i;
 
@@ -179,6 +302,7 @@ START_TEST(test_bad_arguments)
 	t_sh(&r, BW " --help");
 	t_expect_status(&r, 0);
 	ck_assert_msg(strstr(r.out, "--max-size"), "%s", r.out);
+	ck_assert_msg(strstr(r.out, "--latency"), "%s", r.out);
 	t_out_free(&r);
 }
 END_TEST
@@ -194,6 +318,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_plot);
+	tcase_add_test(tc, test_latency_table);
+	tcase_add_test(tc, test_latency_after_bandwidth_and_json);
+	tcase_add_test(tc, test_latency_plot);
 	tcase_add_test(tc, test_budget_skips_on_edu);
 	tcase_add_test(tc, test_bad_arguments);
 	suite_add_tcase(s, tc);

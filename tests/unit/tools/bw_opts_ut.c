@@ -64,6 +64,8 @@ START_TEST(test_bw_parse_opts_defaults_and_sweep)
 	ck_assert_int_eq(o.peer, -1);
 	ck_assert_uint_eq(o.iterations, 5);
 	ck_assert(o.verify);
+	ck_assert(!o.latency);
+	ck_assert_uint_eq(o.calls, BW_DEFAULT_CALLS);
 	n = bw_sizes(&o, sizes, BW_MAX_SIZES);
 	ck_assert_uint_eq(n, 19);	/* 1 KiB .. 256 MiB */
 	ck_assert_uint_eq(sizes[0], 1024);
@@ -94,6 +96,13 @@ START_TEST(test_bw_parse_opts_values)
 	ck_assert_int_eq(parse(&o, "--plot", "x.svg", "-n"), 0);
 	ck_assert_str_eq(o.plot, "x.svg");
 	ck_assert(!o.verify);
+	ck_assert_int_eq(parse(&o, "--latency", "--calls", "30"), 0);
+	ck_assert(o.latency);
+	ck_assert_uint_eq(o.calls, 30);
+	ck_assert_uint_eq(o.tests, 0xf);
+	ck_assert_int_eq(parse(&o, "-L", "-t", "none"), 0);
+	ck_assert(o.latency);
+	ck_assert_uint_eq(o.tests, 0);
 }
 END_TEST
 
@@ -111,6 +120,12 @@ START_TEST(test_bw_parse_opts_usage_errors)
 	ck_assert_int_eq(parse(&o, "extra", NULL, NULL), 2);
 	ck_assert_int_eq(parse(&o, "--min-size", "1M", "--max-size=1K"), 2);
 	ck_assert_int_eq(parse(&o, "-b", "-3", NULL), 2);
+	/* -t none measures nothing without --latency, and stands alone. */
+	ck_assert_int_eq(parse(&o, "-t", "none", NULL), 2);
+	ck_assert_int_eq(parse(&o, "-t", "none,h2d", "-L"), 2);
+	ck_assert_int_eq(parse(&o, "-m", "none", "-L"), 2);
+	ck_assert_int_eq(parse(&o, "-L", "--calls", "0"), 2);
+	ck_assert_int_eq(parse(&o, "-L", "--calls", "100001"), 2);
 }
 END_TEST
 

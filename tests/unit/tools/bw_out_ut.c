@@ -2,7 +2,9 @@
 /*
  * Unit tests of tools/bw_out.c and bw_plot.c on a fake report: the
  * table, CSV and JSON carry the same records, n/a shows as such, JSON
- * is valid and the plot is well-formed SVG.
+ * is valid and the plot is well-formed SVG; with latency rows, each
+ * format carries them after the bandwidth, and the plot a second panel
+ * (alone with -t none).
  */
 #include <math.h>
 
@@ -10,7 +12,15 @@
 #include "fake_trace.h"
 #include "bw.h"
 
-static struct bw_opts fake_opts = { .iterations = 3 };
+static struct bw_opts fake_opts = { .tests = 0xf, .iterations = 3, .calls = 20 };
+static struct bw_opts fake_lat_only = { .iterations = 3, .calls = 20, .latency = true };
+
+/* Three rows of --latency, the null ioctl first. */
+static struct bw_latency fake_lat[] = {
+	{ "null ioctl", 2, 1 },
+	{ "aclrtMemcpy H2D 64 B pinned", 20, 10 },
+	{ "RecordEvent to SynchronizeEvent, idle", 3000, 1500 },
+};
 
 /* A fake run: H2D pinned at two sizes, P2P n/a, D2D skipped. */
 static void fake_report(struct bw_report *rep, struct bw_result r[4])
@@ -26,24 +36,113 @@ static void fake_report(struct bw_report *rep, struct bw_result r[4])
 	snprintf(rep->peer_backend, sizeof(rep->peer_backend), "sim");
 }
 
-/* The fake report through one writer; the text is malloc'ed. */
-static char *render(void (*writer)(FILE *, const struct bw_report *))
+/*
+ * The fake report under options @o (none of its bandwidth records with
+ * -t none) and the first @nr_lat rows of fake_lat, through @writer; the
+ * text is malloc'ed.
+ */
+static char *render_lat(void (*writer)(FILE *, const struct bw_report *),
+			const struct bw_opts *o, size_t nr_lat)
 {
 	struct bw_result r[4];
 	struct bw_report rep;
-	struct fake_out o;
+	struct fake_out out;
 
 	fake_report(&rep, r);
-	fake_out_open(&o);
-	writer(o.f, &rep);
-	fake_out_close(&o);
-	return o.text;
+	rep.o = o;
+	if (!o->tests)
+		rep.nr = 0;
+	rep.lat = fake_lat;
+	rep.nr_lat = nr_lat;
+	fake_out_open(&out);
+	writer(out.f, &rep);
+	fake_out_close(&out);
+	return out.text;
+}
+
+/* The fake report through one writer; the text is malloc'ed. */
+static char *render(void (*writer)(FILE *, const struct bw_report *))
+{
+	return render_lat(writer, &fake_opts, 0);
 }
 
 static void plot_writer(FILE *f, const struct bw_report *rep)
 {
 	ck_assert_int_eq(bw_write_plot(f, rep), 0);
 }
+
+START_TEST(test_bw_write_text_latency)
+{
+	struct fake_out o = { .text = render_lat(bw_write_text, &fake_opts, 3) };
+
+	fake_assert_has(o.text, "4 KiB           4         3         5           8       0.5  ok\n");
+	fake_assert_has(o.text, "spent\n\nacl-bandwidth: latency on device 2 (sim); median of 5 "
+			"rounds of 20 calls; x null = over the null ioctl\n"
+			"latency                                            us    x null\n"
+			"null ioctl                                          2         1\n"
+			"aclrtMemcpy H2D 64 B pinned                        20        10\n"
+			"RecordEvent to SynchronizeEvent, idle            3000      1500\n");
+	free(o.text);
+	o.text = render_lat(bw_write_text, &fake_lat_only, 3);
+	ck_assert_msg(!strncmp(o.text, "acl-bandwidth: latency on device 2", 34), "%s", o.text);
+	fake_assert_lacks(o.text, "median GB/s");
+	free(o.text);
+}
+END_TEST
+
+START_TEST(test_bw_write_csv_latency)
+{
+	struct fake_out o = { .text = render_lat(bw_write_csv, &fake_opts, 3) };
+
+	fake_assert_has(o.text, ",skipped,time budget of 1 s spent\n\nlatency,us,x_null\n"
+			"null ioctl,2,1\naclrtMemcpy H2D 64 B pinned,20,10\n"
+			"\"RecordEvent to SynchronizeEvent, idle\",3000,1500\n");
+	free(o.text);
+	o.text = render_lat(bw_write_csv, &fake_lat_only, 3);
+	ck_assert_msg(!strncmp(o.text, "latency,us,x_null\n", 18), "%s", o.text);
+	free(o.text);
+}
+END_TEST
+
+START_TEST(test_bw_write_json_latency)
+{
+	struct fake_out o = { .text = render_lat(bw_write_json, &fake_opts, 3) };
+
+	fake_assert_json(o.text);
+	fake_assert_has(o.text, "\"latency\":{\n\"calls\":20,\n\"rounds\":5,");
+	fake_assert_has(o.text, "{\"name\":\"aclrtMemcpy H2D 64 B pinned\",\"us\":20,"
+			"\"x_null\":10}");
+	fake_assert_has(o.text, "\"bytes\":4096");
+	free(o.text);
+	/* No latency rows, no "latency" key. */
+	o.text = render(bw_write_json);
+	fake_assert_lacks(o.text, "\"latency\"");
+	free(o.text);
+}
+END_TEST
+
+START_TEST(test_bw_write_plot_latency)
+{
+	struct fake_out o = { .text = render_lat(plot_writer, &fake_opts, 3) };
+
+	fake_assert_xml(o.text);
+	fake_assert_has(o.text, ">H2D pinned</text>");
+	fake_assert_has(o.text, ">host memcpy</text>");
+	fake_assert_has(o.text, ">latency, call to completion: device 2 (sim), median of 5 "
+			"rounds of 20 calls</text>");
+	fake_assert_has(o.text, ">RecordEvent to SynchronizeEvent, idle</text>");
+	fake_assert_has(o.text, ">3000 us, 1500x</text>");
+	fake_assert_has(o.text, ">20.0 us, 10.0x</text>");
+	fake_assert_has(o.text, ">1000x</text>");
+	free(o.text);
+	/* -t none: the latency panel alone. */
+	o.text = render_lat(plot_writer, &fake_lat_only, 3);
+	fake_assert_xml(o.text);
+	fake_assert_lacks(o.text, ">host memcpy</text>");
+	fake_assert_has(o.text, ">2.00 us, 1.00x</text>");
+	free(o.text);
+}
+END_TEST
 
 START_TEST(test_bw_write_text)
 {
@@ -122,6 +221,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_bw_write_json);
 	tcase_add_test(tc, test_bw_write_plot);
 	tcase_add_test(tc, test_bw_write_plot_no_results);
+	tcase_add_test(tc, test_bw_write_text_latency);
+	tcase_add_test(tc, test_bw_write_csv_latency);
+	tcase_add_test(tc, test_bw_write_json_latency);
+	tcase_add_test(tc, test_bw_write_plot_latency);
 	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	return s;
