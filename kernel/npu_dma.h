@@ -15,7 +15,6 @@
 #include <linux/mutex.h>
 #include <linux/rbtree.h>
 #include <linux/rwsem.h>
-#include <linux/semaphore.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>

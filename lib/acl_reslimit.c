@@ -43,6 +43,15 @@ static uint32_t acl_res_hw(aclrtDevResLimitType type)
 	return 0;
 }
 
+/* A query's arguments: somewhere to answer, a known @type. */
+static aclError acl_res_check_query(aclrtDevResLimitType type,
+				    const uint32_t *value)
+{
+	if (!value)
+		return acl_err(ACL_ERROR_INVALID_PARAM, "value is NULL");
+	return acl_res_check_type(type);
+}
+
 /* A limit of @value cores of @type: at most what the NPU has. */
 static aclError acl_res_check_value(aclrtDevResLimitType type,
 				    uint32_t value)
@@ -87,9 +96,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId,
 	aclError ret;
 
 	ACL_ENTER();
-	if (!value)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "value is NULL");
-	ret = acl_res_check_type(type);
+	ret = acl_res_check_query(type, value);
 	if (ret)
 		return ret;
 	dev = acl_device_get(deviceId);
@@ -142,9 +149,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream,
 	aclError ret;
 
 	ACL_ENTER();
-	if (!value)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "value is NULL");
-	ret = acl_res_check_type(type);
+	ret = acl_res_check_query(type, value);
 	if (ret)
 		return ret;
 	s = acl_stream_lookup(stream, &ret);
@@ -226,9 +231,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType typ
 	aclError ret;
 
 	ACL_ENTER();
-	if (!value)
-		return acl_err(ACL_ERROR_INVALID_PARAM, "value is NULL");
-	ret = acl_res_check_type(type);
+	ret = acl_res_check_query(type, value);
 	if (ret)
 		return ret;
 	/* A stream destroyed since it was chosen no longer counts. */

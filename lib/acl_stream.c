@@ -49,8 +49,7 @@ struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 	s->priority = priority > 7 ? 7 : priority;	/* CANN clamps */
 	*ret = acl_stream_apply_priority(s);
 	if (*ret) {
-		acl_ring_shutdown(s->ring);
-		acl_ring_put(s->ring);
+		acl_ring_put(s->ring);	/* the last reference: destroys the queue */
 		free(s);
 		return NULL;
 	}
