@@ -27,6 +27,12 @@
 #define ACL_SPIN_DEFAULT_US	100
 /* Polls of the completion word between two reads of the clock. */
 #define ACL_SPIN_CHECK		64
+/*
+ * Inline doorbells a stream rings before it waits again: past this, the
+ * caller is issuing a burst, which rides on an awake worker at no system
+ * call per copy (acl_ring_flags()).
+ */
+#define ACL_INLINE_STREAK	4
 
 static inline void acl_cpu_relax(void)
 {
@@ -100,6 +106,15 @@ static uint64_t acl_spin_default_ns(bool fast_sync)
 void acl_ring_set_fast_sync(struct acl_ring *r)
 {
 	r->spin_ns = acl_spin_default_ns(true);
+}
+
+/* ACL_ASYNC_INLINE=0 turns it off, to measure what it gains. */
+void acl_ring_set_async_inline(struct acl_ring *r, uint64_t max_bytes)
+{
+	const char *env = getenv("ACL_ASYNC_INLINE");
+
+	r->async_inline = !env || strcmp(env, "0");
+	r->inline_bytes = max_bytes;
 }
 
 struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err)
@@ -187,21 +202,26 @@ static int acl_ring_wait_progress(struct acl_ring *r)
 }
 
 /*
- * QUEUE_SUBMIT until no pageable descriptor is left behind: the driver
- * pins pageable memory only in a doorbell, and only as much as its
- * budgets admit (-EAGAIN: ring again once earlier copies completed).
+ * QUEUE_SUBMIT with @flags until no pageable descriptor is left behind:
+ * the driver pins pageable memory only in a doorbell, and only as much
+ * as its budgets admit (-EAGAIN: ring again once earlier copies
+ * completed).
  */
-int acl_ring_doorbell(struct acl_ring *r)
+static int acl_ring_doorbell_flags(struct acl_ring *r, uint32_t flags)
 {
 	int ret;
 
-	while ((ret = acl_kmd_queue_submit(r->fd, r->id, r->submit_flags)) ==
-	       -EAGAIN) {
+	while ((ret = acl_kmd_queue_submit(r->fd, r->id, flags)) == -EAGAIN) {
 		ret = acl_ring_wait_progress(r);
 		if (ret)
 			return ret;
 	}
 	return ret < 0 ? ret : 0;
+}
+
+int acl_ring_doorbell(struct acl_ring *r)
+{
+	return acl_ring_doorbell_flags(r, r->submit_flags);
 }
 
 /* Free slots: what the kernel has not consumed yet still holds its slot. */
@@ -239,16 +259,73 @@ static bool acl_descs_pageable(const struct npu_dma_desc *d, size_t n)
 }
 
 /*
- * After publishing @tail: ring the doorbell only if the queue is idle
- * (NEED_WAKEUP) or the descriptors name pageable memory (@pageable),
- * which only a doorbell pins; a working queue picks the others up by
- * itself, so a busy stream costs no system call per copy.
+ * Work the driver may run in a stream's doorbell: event records, NOPs,
+ * and copies and fills of at most @max bytes in all. Anything else (a
+ * WAIT, a barrier, a batch, a graph) may park, and goes to the worker.
  */
-static int acl_ring_kick(struct acl_ring *r, uint32_t tail, bool pageable)
+static bool acl_descs_inline(const struct npu_dma_desc *d, size_t n,
+			     uint64_t max)
+{
+	uint64_t bytes = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (d[i].opcode) {
+		case NPU_DMA_OP_COPY:
+		case NPU_DMA_OP_FILL:
+			bytes += d[i].len;
+			break;
+		case NPU_DMA_OP_COPY_2D:
+			bytes += (uint64_t)d[i].len * d[i].height;
+			break;
+		case NPU_DMA_OP_EVENT_RECORD:
+		case NPU_DMA_OP_NOP:
+			break;
+		default:
+			return false;
+		}
+		if (bytes > max)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The doorbell's flags for @n descriptors @d. On a stream, small work
+ * on an idle queue runs in the doorbell (the driver decides whether the
+ * queue is idle): waking the queue's worker and then the waiter costs
+ * two cross-CPU wake-ups, 100 to 150 us under TCG, against a few us of
+ * copying (Documentation/performance.md, "Small-copy latency"). But a
+ * burst of asynchronous work is cheaper on an awake worker: a doorbell
+ * per call there costs a system call and the copy in the caller, where
+ * riding on the worker costs neither. So after ACL_INLINE_STREAK inline
+ * doorbells with no wait between them the worker is woken as before,
+ * until the caller waits on the stream again (acl_ring_wait_for()).
+ */
+static uint32_t acl_ring_flags(struct acl_ring *r,
+			       const struct npu_dma_desc *d, size_t n)
+{
+	uint32_t streak = __atomic_load_n(&r->streak, __ATOMIC_RELAXED);
+
+	if (!r->async_inline || streak >= ACL_INLINE_STREAK ||
+	    !acl_descs_inline(d, n, r->inline_bytes))
+		return r->submit_flags;
+	__atomic_store_n(&r->streak, streak + 1, __ATOMIC_RELAXED);
+	return r->submit_flags | NPU_DMA_SUBMIT_F_INLINE;
+}
+
+/*
+ * After publishing @n descriptors @d up to @tail: ring the doorbell only
+ * if the queue is idle (NEED_WAKEUP) or they name pageable memory, which
+ * only a doorbell pins; a working queue picks the others up by itself,
+ * so a busy stream costs no system call per copy.
+ */
+static int acl_ring_kick(struct acl_ring *r, uint32_t tail,
+			 const struct npu_dma_desc *d, size_t n)
 {
 	int ret;
 
-	if (r->lazy_doorbell && !pageable) {
+	if (r->lazy_doorbell && !acl_descs_pageable(d, n)) {
 		/* Pairs with the kernel's barrier between setting the flag
 		 * and its last look at sq_tail. */
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -256,7 +333,7 @@ static int acl_ring_kick(struct acl_ring *r, uint32_t tail, bool pageable)
 		      NPU_DMA_QUEUE_S_NEED_WAKEUP))
 			return 0;
 	}
-	ret = acl_ring_doorbell(r);
+	ret = acl_ring_doorbell_flags(r, acl_ring_flags(r, d, n));
 	if (ret && __atomic_load_n(&r->ctrl->sq_head, __ATOMIC_ACQUIRE) == tail)
 		ret = 0;	/* the queue's worker took them meanwhile */
 	return ret;
@@ -285,7 +362,7 @@ int acl_ring_submit_one(struct acl_ring *r, const struct npu_dma_desc *d,
 		return acl_ring_submit_locked(r, d, 1, seq, seq);
 	r->ring[tail & (r->entries - 1)] = *d;
 	__atomic_store_n(&r->ctrl->sq_tail, tail + 1, __ATOMIC_RELEASE);
-	ret = acl_ring_kick(r, tail + 1, acl_descs_pageable(d, 1));
+	ret = acl_ring_kick(r, tail + 1, d, 1);
 	if (ret) {
 		/* Nothing consumed: take it back. */
 		__atomic_store_n(&r->ctrl->sq_tail, tail, __ATOMIC_RELEASE);
@@ -320,7 +397,7 @@ int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 			r->ring[(tail + k) & (r->entries - 1)] = d[i + k];
 		tail += (uint32_t)burst;
 		__atomic_store_n(&r->ctrl->sq_tail, tail, __ATOMIC_RELEASE);
-		ret = acl_ring_kick(r, tail, acl_descs_pageable(d + i, burst));
+		ret = acl_ring_kick(r, tail, d + i, burst);
 		if (ret) {
 			/* Nothing consumed: take the burst back. */
 			tail -= (uint32_t)burst;
@@ -449,6 +526,8 @@ static int acl_ring_wait_for(struct acl_ring *r,
 	uint64_t deadline = 0;
 	int ret = 0;
 
+	/* The caller waits: small work may run inline again. */
+	__atomic_store_n(&r->streak, 0, __ATOMIC_RELAXED);
 	if (done(r, seq) || (timeout_ms && acl_ring_spin(r, done, seq)))
 		return 0;
 	if (timeout_ms >= 0)

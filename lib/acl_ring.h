@@ -32,12 +32,21 @@ struct acl_ring {
 	bool destroyed;			/* QUEUE_DESTROY was issued */
 	bool lazy_doorbell;		/* kernel has NEED_WAKEUP: ring only if set */
 	uint32_t submit_flags;		/* QUEUE_SUBMIT's flags (F_INLINE) */
+	bool async_inline;		/* stream: small doorbells may run inline */
+	uint64_t inline_bytes;		/* ... moving at most this many bytes */
+	uint32_t streak;		/* atomic: inline doorbells since a wait */
 	uint64_t spin_ns;		/* waiters poll this long, then sleep */
 };
 
 struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err);
 /* Waiters spin before sleeping (ACL_STREAM_FAST_SYNC streams). */
 void acl_ring_set_fast_sync(struct acl_ring *r);
+/*
+ * A stream's doorbells on an idle queue ask the driver to run small work
+ * inline (records, NOPs, copies and fills of at most @max_bytes in all),
+ * until a burst shows: see acl_ring_flags().
+ */
+void acl_ring_set_async_inline(struct acl_ring *r, uint64_t max_bytes);
 void acl_ring_get(struct acl_ring *r);
 void acl_ring_put(struct acl_ring *r);
 /* Destroy the kernel queue (waits for its work); the mapping stays. */

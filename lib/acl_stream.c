@@ -18,6 +18,13 @@
 #include "acl_htask.h"
 #include "acl_capture.h"
 
+/*
+ * Most bytes an asynchronous doorbell of an idle stream asks the driver
+ * to copy inline: the sizes of the latency table of issue 27 (64 B to
+ * 64 KiB), whose round trips are otherwise two wake-ups long.
+ */
+#define ACL_ASYNC_INLINE_BYTES	(64u << 10)
+
 /* Caller holds ctx->dev->lock. */
 struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 				  uint32_t flags, aclError *ret)
@@ -46,6 +53,16 @@ struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 	s->flags = flags;
 	if (flags & ACL_STREAM_FAST_SYNC)
 		acl_ring_set_fast_sync(s->ring);
+	/*
+	 * Small asynchronous work on an idle stream runs in its doorbell.
+	 * Copies only where the CPU copies (sim): an engine that DMAs
+	 * would hold the asynchronous caller for its DMA and interrupt
+	 * (100 ms of guest time on edu).
+	 */
+	if (dev->info.caps & NPU_DMA_CAP_SUBMIT_INLINE)
+		acl_ring_set_async_inline(s->ring,
+					  dev->info.backend == NPU_DMA_BACKEND_SIM ?
+					  ACL_ASYNC_INLINE_BYTES : 0);
 	s->priority = priority > 7 ? 7 : priority;	/* CANN clamps */
 	*ret = acl_stream_apply_priority(s);
 	if (*ret) {

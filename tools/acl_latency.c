@@ -13,31 +13,34 @@
 #include "npu_null.h"
 
 #define MAX_BYTES	(64 << 10)
+/* Bursts a round of LAT_ASYNC_BURST times, at most: 10,000 copies. */
+#define LAT_BURST_CALLS	10
 
 const struct lat_case lat_cases[] = {
-	{ LAT_NULL, 0, false, "null ioctl", false },
-	{ LAT_SYNC_H2D, 64, false, "aclrtMemcpy H2D 64 B pinned", true },
-	{ LAT_SYNC_H2D, 4096, false, "aclrtMemcpy H2D 4 KiB pinned", true },
-	{ LAT_SYNC_H2D, 65536, false, "aclrtMemcpy H2D 64 KiB pinned", false },
-	{ LAT_SYNC_D2H, 64, false, "aclrtMemcpy D2H 64 B pinned", true },
-	{ LAT_SYNC_D2H, 4096, false, "aclrtMemcpy D2H 4 KiB pinned", true },
-	{ LAT_SYNC_D2H, 65536, false, "aclrtMemcpy D2H 64 KiB pinned", false },
-	{ LAT_SYNC_H2D, 64, true, "aclrtMemcpy H2D 64 B pageable", false },
-	{ LAT_SYNC_H2D, 4096, true, "aclrtMemcpy H2D 4 KiB pageable", false },
-	{ LAT_SYNC_H2D, 65536, true, "aclrtMemcpy H2D 64 KiB pageable", false },
-	{ LAT_SYNC_D2H, 64, true, "aclrtMemcpy D2H 64 B pageable", false },
-	{ LAT_SYNC_D2H, 4096, true, "aclrtMemcpy D2H 4 KiB pageable", false },
-	{ LAT_SYNC_D2H, 65536, true, "aclrtMemcpy D2H 64 KiB pageable", false },
-	{ LAT_ASYNC_H2D, 64, false, "MemcpyAsync+Sync H2D 64 B pinned", false },
-	{ LAT_ASYNC_H2D, 4096, false, "MemcpyAsync+Sync H2D 4 KiB pinned", false },
-	{ LAT_ASYNC_H2D, 65536, false, "MemcpyAsync+Sync H2D 64 KiB pinned", false },
-	{ LAT_ASYNC_H2D, 64, true, "MemcpyAsync+Sync H2D 64 B pageable", false },
-	{ LAT_ASYNC_H2D, 4096, true, "MemcpyAsync+Sync H2D 4 KiB pageable", false },
-	{ LAT_ASYNC_H2D, 65536, true, "MemcpyAsync+Sync H2D 64 KiB pageable", false },
-	{ LAT_EVENT, 0, false, "RecordEvent to SynchronizeEvent, idle", true },
-	{ LAT_CALLBACK, 0, false, "LaunchHostFunc to the callback, idle", true },
-	{ LAT_ASYNC_H2D_FAST, 4096, false, "FAST_SYNC stream: Async+Sync 4 KiB pinned", false },
-	{ LAT_EVENT_FAST, 0, false, "FAST_SYNC stream: RecordEvent to Sync", false },
+	{ LAT_NULL, 0, false, "null ioctl", 0 },
+	{ LAT_SYNC_H2D, 64, false, "aclrtMemcpy H2D 64 B pinned", 10 },
+	{ LAT_SYNC_H2D, 4096, false, "aclrtMemcpy H2D 4 KiB pinned", 10 },
+	{ LAT_SYNC_H2D, 65536, false, "aclrtMemcpy H2D 64 KiB pinned", 0 },
+	{ LAT_SYNC_D2H, 64, false, "aclrtMemcpy D2H 64 B pinned", 10 },
+	{ LAT_SYNC_D2H, 4096, false, "aclrtMemcpy D2H 4 KiB pinned", 10 },
+	{ LAT_SYNC_D2H, 65536, false, "aclrtMemcpy D2H 64 KiB pinned", 0 },
+	{ LAT_SYNC_H2D, 64, true, "aclrtMemcpy H2D 64 B pageable", 0 },
+	{ LAT_SYNC_H2D, 4096, true, "aclrtMemcpy H2D 4 KiB pageable", 0 },
+	{ LAT_SYNC_H2D, 65536, true, "aclrtMemcpy H2D 64 KiB pageable", 0 },
+	{ LAT_SYNC_D2H, 64, true, "aclrtMemcpy D2H 64 B pageable", 0 },
+	{ LAT_SYNC_D2H, 4096, true, "aclrtMemcpy D2H 4 KiB pageable", 0 },
+	{ LAT_SYNC_D2H, 65536, true, "aclrtMemcpy D2H 64 KiB pageable", 0 },
+	{ LAT_ASYNC_H2D, 64, false, "MemcpyAsync+Sync H2D 64 B pinned", 0 },
+	{ LAT_ASYNC_H2D, 4096, false, "MemcpyAsync+Sync H2D 4 KiB pinned", 0 },
+	{ LAT_ASYNC_H2D, 65536, false, "MemcpyAsync+Sync H2D 64 KiB pinned", 0 },
+	{ LAT_ASYNC_H2D, 64, true, "MemcpyAsync+Sync H2D 64 B pageable", 0 },
+	{ LAT_ASYNC_H2D, 4096, true, "MemcpyAsync+Sync H2D 4 KiB pageable", 0 },
+	{ LAT_ASYNC_H2D, 65536, true, "MemcpyAsync+Sync H2D 64 KiB pageable", 0 },
+	{ LAT_EVENT, 0, false, "RecordEvent to SynchronizeEvent, idle", 10 },
+	{ LAT_CALLBACK, 0, false, "LaunchHostFunc to the callback, idle", 10 },
+	{ LAT_ASYNC_H2D_FAST, 4096, false, "FAST_SYNC stream: Async+Sync 4 KiB pinned", 0 },
+	{ LAT_EVENT_FAST, 0, false, "FAST_SYNC stream: RecordEvent to Sync", 0 },
+	{ LAT_ASYNC_BURST, 4096, false, "1000 MemcpyAsync 4 KiB pinned, per copy", 4 },
 };
 
 const size_t lat_nr_cases = sizeof(lat_cases) / sizeof(lat_cases[0]);
@@ -156,8 +159,28 @@ static double callback_trip(struct lat_env *env)
 }
 
 /*
- * One call of @c. Return: 0, or for the callback, the seconds from its
- * launch to its run (the clock is read inside it).
+ * Seconds per copy of LAT_BURST asynchronous copies of @c's size in a
+ * row, from the first call to the synchronize's return: what a stream
+ * of small copies costs end to end (issue 27: <= 4 null ioctls).
+ */
+static double async_burst(struct lat_env *env, const struct lat_case *c)
+{
+	double t = now();
+	int i;
+
+	for (i = 0; i < LAT_BURST; i++)
+		if (!ok(env, aclrtMemcpyAsync(env->dev, MAX_BYTES, env->pinned,
+					      c->bytes, ACL_MEMCPY_HOST_TO_DEVICE,
+					      env->s), "aclrtMemcpyAsync"))
+			return 0;
+	if (!ok(env, aclrtSynchronizeStream(env->s), "aclrtSynchronizeStream"))
+		return 0;
+	return (now() - t) / LAT_BURST;
+}
+
+/*
+ * One call of @c. Return: 0, or for the kinds that time themselves (the
+ * callback, the burst), the seconds of their measure.
  */
 static double lat_once(struct lat_env *env, const struct lat_case *c)
 {
@@ -190,6 +213,8 @@ static double lat_once(struct lat_env *env, const struct lat_case *c)
 		break;
 	case LAT_CALLBACK:
 		return callback_trip(env);
+	case LAT_ASYNC_BURST:
+		return async_burst(env, c);
 	}
 	return 0;
 }
@@ -197,17 +222,20 @@ static double lat_once(struct lat_env *env, const struct lat_case *c)
 /*
  * Seconds per call of @c, the mean of @calls: the clock is read around
  * the loop (each read is a system call in the guest, about half a null
- * ioctl), except for the callback, timed call by call. Stops at the
- * first failure.
+ * ioctl), except for the callback and the burst, which time themselves.
+ * Stops at the first failure.
  */
 static double lat_round(struct lat_env *env, const struct lat_case *c, int calls)
 {
+	bool timed = c->kind == LAT_CALLBACK || c->kind == LAT_ASYNC_BURST;
 	double t = now(), sum = 0;
 	int i;
 
+	if (c->kind == LAT_ASYNC_BURST)	/* each call is LAT_BURST copies */
+		calls = calls < LAT_BURST_CALLS ? calls : LAT_BURST_CALLS;
 	for (i = 0; i < calls && !env->what; i++)
 		sum += lat_once(env, c);
-	if (c->kind == LAT_CALLBACK)
+	if (timed)
 		return sum / calls;
 	return (now() - t) / calls;
 }

@@ -15,7 +15,8 @@
  *    aclrtSynchronizeStream, not timed;
  * and the async copy and the event once more on a stream created with
  * ACL_STREAM_FAST_SYNC, whose waiters spin before they sleep
- * (lib/acl_ring.c).
+ * (lib/acl_ring.c); and a stream of LAT_BURST asynchronous 4 KiB copies
+ * of pinned memory with one synchronize, per copy.
  * Each figure is the median of LAT_ROUNDS rounds, the mean of @calls
  * calls each, timed around the whole round (the callback's call by
  * call, from the launch to a clock read inside it); the kinds take turns
@@ -40,7 +41,11 @@ enum lat_kind {
 	LAT_CALLBACK,
 	LAT_ASYNC_H2D_FAST,	/* on an ACL_STREAM_FAST_SYNC stream */
 	LAT_EVENT_FAST,
+	LAT_ASYNC_BURST,	/* LAT_BURST async copies, one synchronize */
 };
+
+/* Copies in a row of LAT_ASYNC_BURST; its figure is per copy. */
+#define LAT_BURST	1000
 
 /**
  * struct lat_case - one row of the latency table
@@ -48,14 +53,15 @@ enum lat_kind {
  * @bytes: size of the copy; 0 for the others
  * @pageable: host side from malloc instead of aclrtMallocHost
  * @name: the row's label (no commas or quotes)
- * @target: bench_latency holds it to its target (<= 10 null ioctls)
+ * @target: bench_latency holds it to at most this many null ioctls; 0:
+ *	no target
  */
 struct lat_case {
 	enum lat_kind kind;
 	size_t bytes;
 	bool pageable;
 	const char *name;
-	bool target;
+	int target;
 };
 
 /* The rows, the null ioctl first (every ratio's denominator). */

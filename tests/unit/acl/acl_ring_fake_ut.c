@@ -4,7 +4,9 @@
  * against a fake NPU whose queues have 16 entries: the free-running ring
  * indexes wrap many times, bursts longer than the ring go in several
  * doorbells, a batch longer than the ring is cut into batches each in
- * one doorbell, and while the queue is busy no doorbell is rung.
+ * one doorbell, and while the queue is busy no doorbell is rung. A
+ * stream's small work on an idle queue asks to run in the doorbell until
+ * a burst shows, and a copy asks for it only on a sim NPU.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -187,10 +189,123 @@ START_TEST(test_no_doorbell_while_busy)
 }
 END_TEST
 
+/* An async copy of @n bytes host_a -> dev and its inline doorbells. */
+static unsigned int inline_bells_of_copy(aclrtStream s, size_t n)
+{
+	unsigned int before = fake_kmd_inline_doorbells();
+
+	ck_assert_int_eq(aclrtMemcpyAsync(dev, SZ, host_a, n,
+					  ACL_MEMCPY_HOST_TO_DEVICE, s),
+			 ACL_SUCCESS);
+	return fake_kmd_inline_doorbells() - before;
+}
+
+static unsigned int inline_bells_of_record(aclrtStream s, aclrtEvent e)
+{
+	unsigned int before = fake_kmd_inline_doorbells();
+
+	ck_assert_int_eq(aclrtRecordEvent(e, s), ACL_SUCCESS);
+	return fake_kmd_inline_doorbells() - before;
+}
+
+/*
+ * Four doorbells in a row ask to run inline; the fifth wakes the worker
+ * (a burst rides on it); a wait on the stream starts over.
+ */
+START_TEST(test_async_inline_until_a_burst)
+{
+	aclrtEvent e;
+	int i;
+
+	ck_assert_int_eq(aclrtCreateEvent(&e), ACL_SUCCESS);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(inline_bells_of_copy(stream, CHUNK), 1);
+	ck_assert_uint_eq(inline_bells_of_copy(stream, CHUNK), 0);
+	ck_assert_uint_eq(inline_bells_of_record(stream, e), 0);
+	ck_assert_int_eq(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+	ck_assert_uint_eq(inline_bells_of_copy(stream, CHUNK), 1);
+	ck_assert_uint_eq(inline_bells_of_record(stream, e), 1);
+	ck_assert_int_eq(aclrtSynchronizeEvent(e), ACL_SUCCESS);
+	/* 64 KiB in all at most: SZ is 25 KiB, the copy 7 descriptors. */
+	ck_assert_uint_eq(inline_bells_of_copy(stream, SZ), 1);
+	ck_assert_int_eq(aclrtDestroyEvent(e), ACL_SUCCESS);
+}
+END_TEST
+
+/*
+ * More than 64 KiB goes to the worker, whatever the streak: one 1 MiB
+ * descriptor on an NPU of the default limits.
+ */
+START_TEST(test_async_inline_not_for_long_copies)
+{
+	struct fake_npu_cfg c = { .index = 0 };
+	size_t n = 128 << 10;
+	void *h = NULL, *d = NULL;
+	unsigned int before;
+	aclrtStream s;
+
+	ck_assert_int_eq(fake_npu_add(&c), 0);
+	set_device(0);
+	ck_assert_int_eq(aclrtMallocHost(&h, n), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtMalloc(&d, n, ACL_MEM_MALLOC_NORMAL_ONLY),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(aclrtCreateStream(&s), ACL_SUCCESS);
+	before = fake_kmd_inline_doorbells();
+	ck_assert_int_eq(aclrtMemcpyAsync(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE,
+					  s), ACL_SUCCESS);
+	ck_assert_uint_eq(fake_kmd_inline_doorbells(), before);
+	ck_assert_int_eq(aclrtMemcpyAsync(d, n, h, n / 2,
+					  ACL_MEMCPY_HOST_TO_DEVICE, s),
+			 ACL_SUCCESS);
+	ck_assert_uint_eq(fake_kmd_inline_doorbells(), before + 1);
+	ck_assert_int_eq(aclrtSynchronizeStream(s), ACL_SUCCESS);
+}
+END_TEST
+
+/* ACL_ASYNC_INLINE=0 at a stream's creation: never. */
+START_TEST(test_async_inline_off)
+{
+	aclrtStream s;
+
+	ck_assert_int_eq(setenv("ACL_ASYNC_INLINE", "0", 1), 0);
+	ck_assert_int_eq(aclrtCreateStream(&s), ACL_SUCCESS);
+	ck_assert_uint_eq(inline_bells_of_copy(s, CHUNK), 0);
+	ck_assert_int_eq(aclrtSynchronizeStream(s), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+END_TEST
+
+/* An engine that DMAs: records run inline, copies never. */
+START_TEST(test_async_inline_edu)
+{
+	struct fake_npu_cfg c = { .index = 0, .edu = true };
+	aclrtStream s;
+	aclrtEvent e;
+	void *h = NULL, *d = NULL;
+	unsigned int before;
+
+	ck_assert_int_eq(fake_npu_add(&c), 0);
+	set_device(0);
+	ck_assert_int_eq(aclrtMallocHost(&h, CHUNK), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtMalloc(&d, CHUNK, ACL_MEM_MALLOC_NORMAL_ONLY),
+			 ACL_SUCCESS);
+	ck_assert_int_eq(aclrtCreateStream(&s), ACL_SUCCESS);
+	ck_assert_int_eq(aclrtCreateEvent(&e), ACL_SUCCESS);
+	before = fake_kmd_inline_doorbells();
+	ck_assert_int_eq(aclrtMemcpyAsync(d, CHUNK, h, CHUNK,
+					  ACL_MEMCPY_HOST_TO_DEVICE, s),
+			 ACL_SUCCESS);
+	ck_assert_uint_eq(fake_kmd_inline_doorbells(), before);
+	ck_assert_uint_eq(inline_bells_of_record(s, e), 1);
+	ck_assert_int_eq(aclrtSynchronizeEvent(e), ACL_SUCCESS);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("acl_ring_fake");
 	TCase *tc = tcase_create("ring");
+	TCase *edu = tcase_create("own NPU");
 
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_ring_wraps_around);
@@ -199,6 +314,11 @@ int main(void)
 	tcase_add_test(tc, test_batch_longer_than_the_ring);
 	tcase_add_test(tc, test_sync_batch_longer_than_the_ring);
 	tcase_add_test(tc, test_no_doorbell_while_busy);
+	tcase_add_test(tc, test_async_inline_until_a_burst);
+	tcase_add_test(tc, test_async_inline_off);
 	suite_add_tcase(s, tc);
+	tcase_add_test(edu, test_async_inline_edu);
+	tcase_add_test(edu, test_async_inline_not_for_long_copies);
+	suite_add_tcase(s, edu);
 	return t_run_suite(s);
 }

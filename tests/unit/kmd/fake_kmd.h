@@ -94,6 +94,9 @@ void fake_kmd_driver_version(const char *version);
 /* How often @op was called since the process started. */
 unsigned int fake_kmd_calls(enum fake_kmd_op op);
 
+/* Doorbells that asked the driver to run their work inline (F_INLINE). */
+unsigned int fake_kmd_inline_doorbells(void);
+
 /* The next call of @op fails with @err (a -errno) and does nothing. */
 void fake_kmd_fail_next(enum fake_kmd_op op, int err);
 

@@ -556,6 +556,14 @@ static int fake_consume(struct fake_queue *q)
 	return (int)n;
 }
 
+/* Doorbells that asked for F_INLINE. */
+static unsigned int fake_inline_bells;
+
+unsigned int fake_kmd_inline_doorbells(void)
+{
+	return __atomic_load_n(&fake_inline_bells, __ATOMIC_RELAXED);
+}
+
 int acl_kmd_queue_submit(int fd, uint32_t queue_id, uint32_t flags)
 {
 	struct fake_file *f;
@@ -567,6 +575,8 @@ int acl_kmd_queue_submit(int fd, uint32_t queue_id, uint32_t flags)
 	/* F_INLINE only changes where the driver runs the work. */
 	if (flags & ~NPU_DMA_SUBMIT_F_INLINE)
 		return fake_end(-EINVAL);
+	if (flags & NPU_DMA_SUBMIT_F_INLINE)
+		__atomic_add_fetch(&fake_inline_bells, 1, __ATOMIC_RELAXED);
 	f = fake_file_of(fd);
 	q = f ? fake_queue_of(f, queue_id) : NULL;
 	if (!q)
