@@ -147,6 +147,21 @@ static struct npu_dma_job *npu_sched_first(struct npu_dma_queue *q)
 	return job;
 }
 
+/* Is the queue parked at a host barrier not released yet? */
+static bool npu_sched_at_barrier(struct npu_dma_queue *q)
+{
+	struct npu_dma_job *job;
+	bool parked;
+
+	spin_lock_irq(&q->lock);
+	job = list_first_entry_or_null(&q->jobs, struct npu_dma_job, node);
+	parked = job && job->d.opcode == NPU_DMA_OP_HOST_BARRIER &&
+		 !job->status && q->barrier_seq == job->seq &&
+		 q->barrier_released < job->seq;
+	spin_unlock_irq(&q->lock);
+	return parked;
+}
+
 /* Does the queue have work not retired yet? */
 bool npu_dma_sched_busy(struct npu_dma_queue *q)
 {
@@ -272,7 +287,7 @@ void npu_dma_sched_end(struct npu_dma_queue *q, struct npu_dma_sched_pass *p)
 	npu_dma_sched_kick_waiting();
 }
 
-/* Work a doorbell may run inline: short, and never parks. */
+/* Work a doorbell may run inline: short, and parks only at a host barrier. */
 static bool npu_sched_job_inline(const struct npu_dma_job *job, u64 *bytes)
 {
 	const struct npu_dma_desc *d = &job->d;
@@ -289,6 +304,12 @@ static bool npu_sched_job_inline(const struct npu_dma_job *job, u64 *bytes)
 		return true;
 	case NPU_DMA_OP_NOP:
 	case NPU_DMA_OP_EVENT_RECORD:
+		return true;
+	case NPU_DMA_OP_HOST_BARRIER:
+		/*
+		 * Parking is publishing barrier_seq: the doorbell does it
+		 * at once, where the worker would first have to wake up.
+		 */
 		return true;
 	default:
 		return false;
@@ -333,7 +354,8 @@ void npu_dma_sched_run_inline(struct npu_dma_queue *q)
 	npu_dma_sched_begin(q, &p);
 	npu_dma_sched_run(q, &p);
 	npu_dma_sched_end(q, &p);
-	if (npu_dma_sched_busy(q))
+	/* Parked at a host barrier, the queue waits for its release's kick. */
+	if (npu_dma_sched_busy(q) && !npu_sched_at_barrier(q))
 		npu_dma_sched_kick(q);
 	mutex_unlock(&q->run_lock);
 }

@@ -260,8 +260,9 @@ static bool acl_descs_pageable(const struct npu_dma_desc *d, size_t n)
 
 /*
  * Work the driver may run in a stream's doorbell: event records, NOPs,
+ * host barriers (the doorbell parks the queue at one and publishes it)
  * and copies and fills of at most @max bytes in all. Anything else (a
- * WAIT, a barrier, a batch, a graph) may park, and goes to the worker.
+ * WAIT, a batch, a graph) goes to the worker.
  */
 static bool acl_descs_inline(const struct npu_dma_desc *d, size_t n,
 			     uint64_t max)
@@ -280,6 +281,7 @@ static bool acl_descs_inline(const struct npu_dma_desc *d, size_t n,
 			break;
 		case NPU_DMA_OP_EVENT_RECORD:
 		case NPU_DMA_OP_NOP:
+		case NPU_DMA_OP_HOST_BARRIER:	/* parks at once */
 			break;
 		default:
 			return false;
