@@ -363,13 +363,18 @@ int npu_dma_barrier_release_ioctl(struct npu_dma_ctx *ctx, void *data)
 		ret = -EINVAL;
 	else
 		q->barrier_released = req->seq;
-	/*
-	 * Under q->lock, as for a doorbell: a killer sets aborting under it
-	 * before its last kick, and an aborting queue needs no other.
-	 */
-	if (!ret && !q->aborting)
-		npu_dma_sched_kick(q);
 	spin_unlock_irq(&q->lock);
+	if (!ret && !npu_dma_submit_release_inline(q)) {
+		/*
+		 * Under q->lock, as for a doorbell: a killer sets aborting
+		 * under it before its last kick, and an aborting queue needs
+		 * no other.
+		 */
+		spin_lock_irq(&q->lock);
+		if (!q->aborting)
+			npu_dma_sched_kick(q);
+		spin_unlock_irq(&q->lock);
+	}
 	npu_dma_queue_put(q);
 	return ret;
 }

@@ -316,12 +316,17 @@ static bool npu_sched_job_inline(const struct npu_dma_job *job, u64 *bytes)
 	}
 }
 
-/* May a doorbell run all of the queue's work itself? */
-bool npu_dma_sched_inline_ok(struct npu_dma_queue *q)
+/*
+ * May a doorbell or a barrier's release run all of the queue's work
+ * itself, moving at most @max_bytes (and inline_max_bytes, 0: never)?
+ */
+bool npu_dma_sched_inline_ok(struct npu_dma_queue *q, u64 max_bytes)
 {
 	u64 bytes = 0, max = READ_ONCE(inline_max_bytes);
 	struct npu_dma_job *job;
 	bool ok = max;
+
+	max = min(max, max_bytes);
 
 	spin_lock_irq(&q->lock);
 	ok = ok && !q->stopped;

@@ -30,7 +30,7 @@ void npu_dma_sched_begin(struct npu_dma_queue *q, struct npu_dma_sched_pass *p);
 bool npu_dma_sched_run(struct npu_dma_queue *q, struct npu_dma_sched_pass *p);
 void npu_dma_sched_end(struct npu_dma_queue *q, struct npu_dma_sched_pass *p);
 bool npu_dma_sched_busy(struct npu_dma_queue *q);
-bool npu_dma_sched_inline_ok(struct npu_dma_queue *q);
+bool npu_dma_sched_inline_ok(struct npu_dma_queue *q, u64 max_bytes);
 void npu_dma_sched_run_inline(struct npu_dma_queue *q);
 void npu_dma_sched_forget(struct npu_dma_queue *q);
 void npu_dma_sched_kick_waiting(void);

@@ -490,7 +490,7 @@ int npu_dma_submit_doorbell(struct npu_dma_queue *q, u32 flags, bool *pinning)
 	 */
 	if (ret > 0 && (flags & NPU_DMA_SUBMIT_F_INLINE) &&
 	    q->need_wakeup && mutex_trylock(&q->run_lock)) {
-		if (npu_dma_sched_inline_ok(q)) {
+		if (npu_dma_sched_inline_ok(q, U64_MAX)) {
 			npu_dma_sched_run_inline(q);	/* drops both locks */
 			return ret;
 		}
@@ -510,6 +510,36 @@ int npu_dma_submit_doorbell(struct npu_dma_queue *q, u32 flags, bool *pinning)
 		npu_dma_sched_kick(q);
 	mutex_unlock(&q->submit_lock);
 	return ret;
+}
+
+/**
+ * npu_dma_submit_release_inline() - run a queue whose barrier was released
+ * @q: the queue, referenced, its host barrier just released
+ *
+ * As a doorbell on an idle queue runs small work (npu_dma_submit_doorbell()),
+ * the releasing thread retires the barrier and runs what follows it when
+ * no worker is awake and none of it moves data (event records, NOPs, the
+ * next barrier, where the queue parks again): a kick would first wake the
+ * worker on another CPU. Copies behind a barrier stay the worker's, the
+ * releasing thread (libacl's callback runner) did not ask to wait for
+ * them. Never waits for a lock: a busy queue is the worker's.
+ *
+ * Return: true if it ran the queue, false if the caller must kick it.
+ */
+bool npu_dma_submit_release_inline(struct npu_dma_queue *q)
+{
+	if (!mutex_trylock(&q->submit_lock))
+		return false;
+	/* Same order and checks as the doorbell's, under submit_lock. */
+	if (!q->dead && q->need_wakeup && mutex_trylock(&q->run_lock)) {
+		if (npu_dma_sched_inline_ok(q, 0)) {
+			npu_dma_sched_run_inline(q);	/* drops both locks */
+			return true;
+		}
+		mutex_unlock(&q->run_lock);
+	}
+	mutex_unlock(&q->submit_lock);
+	return false;
 }
 
 /**

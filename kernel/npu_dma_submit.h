@@ -11,6 +11,7 @@ struct work_struct;
 
 int npu_dma_submit_doorbell(struct npu_dma_queue *q, u32 flags, bool *pinning);
 void npu_dma_submit_work(struct work_struct *work);
+bool npu_dma_submit_release_inline(struct npu_dma_queue *q);
 int npu_dma_submit_drop(struct npu_dma_queue *q);
 void npu_dma_submit_publish_flags(struct npu_dma_queue *q);
 

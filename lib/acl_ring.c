@@ -495,29 +495,49 @@ static bool acl_ring_at_barrier(const struct acl_ring *r, uint64_t seq)
 	       acl_ring_completed(r) >= seq;
 }
 
+bool acl_spin(bool (*done)(const void *arg), const void *arg, uint64_t ns)
+{
+	uint64_t end;
+	unsigned int i;
+
+	if (!ns)
+		return false;
+	end = acl_now_ns() + ns;
+	do {
+		for (i = 0; i < ACL_SPIN_CHECK; i++) {
+			if (done(arg))
+				return true;
+			acl_cpu_relax();
+		}
+	} while (acl_now_ns() < end);
+	return done(arg);
+}
+
+struct acl_spin_seq {
+	const struct acl_ring *r;
+	bool (*done)(const struct acl_ring *r, uint64_t seq);
+	uint64_t seq;
+};
+
+static bool acl_spin_seq_done(const void *arg)
+{
+	const struct acl_spin_seq *w = arg;
+
+	return w->done(w->r, w->seq);
+}
+
 /*
  * Poll @done for up to @r->spin_ns: a completion that comes within it
  * is seen without the eventfd's wake-up, which costs more than a short
- * copy. The clock is read every ACL_SPIN_CHECK polls only.
+ * copy.
  */
 static bool acl_ring_spin(struct acl_ring *r,
 			  bool (*done)(const struct acl_ring *, uint64_t),
 			  uint64_t seq)
 {
-	uint64_t budget = r->spin_ns, end;
-	unsigned int i;
+	struct acl_spin_seq w = { .r = r, .done = done, .seq = seq };
 
-	if (!budget)
-		return false;
-	end = acl_now_ns() + budget;
-	do {
-		for (i = 0; i < ACL_SPIN_CHECK; i++) {
-			if (done(r, seq))
-				return true;
-			acl_cpu_relax();
-		}
-	} while (acl_now_ns() < end);
-	return done(r, seq);
+	return acl_spin(acl_spin_seq_done, &w, r->spin_ns);
 }
 
 /* Wait until @done(r, seq), sharing the eventfd with the other waiters. */

@@ -96,6 +96,12 @@ static inline uint64_t acl_now_ns(void)
 }
 
 /*
+ * Poll @done(@arg) for up to @ns, reading the clock every few polls
+ * only: true as soon as it holds, false if it did not within @ns.
+ */
+bool acl_spin(bool (*done)(const void *arg), const void *arg, uint64_t ns);
+
+/*
  * Ring @r's doorbell now, whatever the queue's state: the driver takes
  * what was published (a SIGNAL's record number is taken then). 0 or
  * -errno.

@@ -40,6 +40,7 @@ const struct lat_case lat_cases[] = {
 	{ LAT_CALLBACK, 0, false, "LaunchHostFunc to the callback, idle", 10 },
 	{ LAT_ASYNC_H2D_FAST, 4096, false, "FAST_SYNC stream: Async+Sync 4 KiB pinned", 0 },
 	{ LAT_EVENT_FAST, 0, false, "FAST_SYNC stream: RecordEvent to Sync", 0 },
+	{ LAT_CALLBACK_FAST, 0, false, "FAST_SYNC stream: LaunchHostFunc to run", 10 },
 	{ LAT_ASYNC_BURST, 4096, false, "1000 MemcpyAsync 4 KiB pinned, per copy", 4 },
 };
 
@@ -143,18 +144,18 @@ static bool event_trip(struct lat_env *env, aclrtStream s)
 }
 
 /* Seconds from the launch of a host function to its first instruction. */
-static double callback_trip(struct lat_env *env)
+static double callback_trip(struct lat_env *env, aclrtStream s)
 {
 	double t;
 
 	__atomic_store_n(&env->cb_done, 0, __ATOMIC_RELAXED);
 	t = now();
-	if (!ok(env, aclrtLaunchHostFunc(env->s, callback, env), "aclrtLaunchHostFunc"))
+	if (!ok(env, aclrtLaunchHostFunc(s, callback, env), "aclrtLaunchHostFunc"))
 		return 0;
 	while (!__atomic_load_n(&env->cb_done, __ATOMIC_ACQUIRE))
 		;
 	t = env->cb_time - t;
-	ok(env, aclrtSynchronizeStream(env->s), "aclrtSynchronizeStream");
+	ok(env, aclrtSynchronizeStream(s), "aclrtSynchronizeStream");
 	return t;
 }
 
@@ -212,7 +213,9 @@ static double lat_once(struct lat_env *env, const struct lat_case *c)
 		event_trip(env, env->fast);
 		break;
 	case LAT_CALLBACK:
-		return callback_trip(env);
+		return callback_trip(env, env->s);
+	case LAT_CALLBACK_FAST:
+		return callback_trip(env, env->fast);
 	case LAT_ASYNC_BURST:
 		return async_burst(env, c);
 	}
@@ -227,7 +230,8 @@ static double lat_once(struct lat_env *env, const struct lat_case *c)
  */
 static double lat_round(struct lat_env *env, const struct lat_case *c, int calls)
 {
-	bool timed = c->kind == LAT_CALLBACK || c->kind == LAT_ASYNC_BURST;
+	bool timed = c->kind == LAT_CALLBACK || c->kind == LAT_CALLBACK_FAST ||
+		     c->kind == LAT_ASYNC_BURST;
 	double t = now(), sum = 0;
 	int i;
 

@@ -13,9 +13,9 @@
  *  - aclrtLaunchHostFunc to the callback's first instruction (run by the
  *    runtime's thread; the time is taken inside the callback), then
  *    aclrtSynchronizeStream, not timed;
- * and the async copy and the event once more on a stream created with
- * ACL_STREAM_FAST_SYNC, whose waiters spin before they sleep
- * (lib/acl_ring.c); and a stream of LAT_BURST asynchronous 4 KiB copies
+ * and the async copy, the event and the callback once more on a stream
+ * created with ACL_STREAM_FAST_SYNC, whose waiters (and callback runner)
+ * spin before they sleep (lib/acl_ring.c); and a stream of LAT_BURST asynchronous 4 KiB copies
  * of pinned memory with one synchronize, per copy.
  * Each figure is the median of LAT_ROUNDS rounds, the mean of @calls
  * calls each, timed around the whole round (the callback's call by
@@ -41,6 +41,7 @@ enum lat_kind {
 	LAT_CALLBACK,
 	LAT_ASYNC_H2D_FAST,	/* on an ACL_STREAM_FAST_SYNC stream */
 	LAT_EVENT_FAST,
+	LAT_CALLBACK_FAST,
 	LAT_ASYNC_BURST,	/* LAT_BURST async copies, one synchronize */
 };
 

@@ -8,9 +8,12 @@
  *   done when the doorbell returns: completed_seq is theirs with no wait,
  *   the bytes are right, NEED_WAKEUP is still set; an invalid descriptor
  *   among them completes at once with its error.
- * - Work over inline_max_bytes, and work that parks (a HOST_BARRIER), goes
- *   to the queue's worker: the doorbell returns while the barrier holds,
- *   and the copy behind it completes once it is released.
+ * - A HOST_BARRIER parks the queue in the doorbell: barrier_seq is
+ *   published when it returns. Its release runs what follows in the
+ *   releasing call when none of it moves data (NOPs, the next barrier,
+ *   published at once too); a copy behind a barrier completes once it
+ *   is released, by the worker.
+ * - Work over inline_max_bytes goes to the queue's worker.
  * - inline_max_bytes=0 turns it off; flags other than F_INLINE: -EINVAL.
  * - Destroying a queue from another thread while doorbells run work
  *   inline leaves no job and no pin behind.
@@ -159,7 +162,58 @@ START_TEST(test_small_work_done_in_the_doorbell)
 }
 END_TEST
 
-START_TEST(test_big_or_parking_work_goes_to_the_worker)
+static uint64_t barrier_seq(const struct npu_raw_queue *q)
+{
+	return __atomic_load_n(&q->ctrl->barrier_seq, __ATOMIC_ACQUIRE);
+}
+
+START_TEST(test_barriers_park_inline)
+{
+	struct npu_dma_desc b = { .opcode = NPU_DMA_OP_HOST_BARRIER };
+	struct npu_dma_desc nop = { .opcode = NPU_DMA_OP_NOP };
+	uint64_t b1, n1, b2, n2;
+	struct npu_raw_queue q;
+	int fd = npu_raw_open(_i);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+
+	/* Parked and published by the doorbell itself: no wait. */
+	b1 = npu_raw_push(&q, &b);
+	n1 = npu_raw_push(&q, &nop);
+	b2 = npu_raw_push(&q, &b);
+	n2 = npu_raw_push(&q, &nop);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE), 4);
+	ck_assert_uint_eq(barrier_seq(&q), b1);
+	ck_assert_uint_eq(completed(&q), b1 - 1);
+	ck_assert(need_wakeup(&q));
+
+	/* Each release runs on to the next barrier, or to the end. */
+	ck_assert_int_eq(npu_raw_release(&q, b1), 0);
+	ck_assert_uint_eq(completed(&q), n1);
+	ck_assert_uint_eq(barrier_seq(&q), b2);
+	ck_assert_int_eq(npu_raw_release(&q, b2), 0);
+	ck_assert_uint_eq(completed(&q), n2);
+	ck_assert(need_wakeup(&q));
+	/* A barrier not reached: -EINVAL. */
+	ck_assert_int_eq(npu_raw_release(&q, n2 + 1), -EINVAL);
+
+	/* Turned off: the worker parks the queue, and runs it on. */
+	set_max("0");
+	b1 = npu_raw_push(&q, &b);
+	n1 = npu_raw_push(&q, &nop);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE), 2);
+	ck_assert_uint_eq(npu_raw_wait_barrier(&q, 10000), b1);
+	ck_assert_int_eq(npu_raw_release(&q, b1), 0);
+	ck_assert_int_eq(npu_raw_wait(&q, n1, 10000), 0);
+	params_default();
+
+	npu_raw_queue_destroy(&q);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_big_or_held_work_goes_to_the_worker)
 {
 	static uint8_t src[4 * SZ], back[4 * SZ];
 	struct npu_dma_desc b = { .opcode = NPU_DMA_OP_HOST_BARRIER }, d;
@@ -173,7 +227,7 @@ START_TEST(test_big_or_parking_work_goes_to_the_worker)
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
 	t_pattern_fill(src, sizeof(src), (uint32_t)_i + 5);
 
-	/* A barrier never runs in the doorbell: it returns while it holds. */
+	/* The doorbell returns while the barrier holds the copy behind it. */
 	bseq = npu_raw_push(&q, &b);
 	d = npu_raw_copy(dev, (uintptr_t)src, 64,
 			 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
@@ -305,7 +359,8 @@ static Suite *inline_suite(void)
 	tcase_add_unchecked_fixture(tc, NULL, params_default);
 	tcase_add_loop_test(tc, test_cap_reported, 0, nr_npus);
 	tcase_add_loop_test(tc, test_small_work_done_in_the_doorbell, 0, nr_npus);
-	tcase_add_loop_test(tc, test_big_or_parking_work_goes_to_the_worker, 0, nr_npus);
+	tcase_add_loop_test(tc, test_barriers_park_inline, 0, nr_npus);
+	tcase_add_loop_test(tc, test_big_or_held_work_goes_to_the_worker, 0, nr_npus);
 	tcase_add_loop_test(tc, test_unknown_flags_refused, 0, nr_npus);
 	tcase_add_loop_test(tc, test_destroy_during_inline_doorbells, 0, nr_npus);
 	suite_add_tcase(s, tc);
