@@ -308,17 +308,18 @@ static int npu_xfer_rows(struct npu_dma_job *job, u32 first, u32 n)
  * A tall 2-D copy, or a long 1-D copy, is shared with the NPU's idle
  * channels, one per other CPU (more cannot copy at the same time): they
  * claim chunks of rows or bytes, as channels claim batch members. Below
- * a thousand rows or 4 MiB the wake-up of a helper costs more than the
+ * a thousand rows or 1 MiB the wake-up of a helper costs more than the
  * part it would take (measured: Documentation/performance.md, "2-D and
- * batch copies"); a range copied onto itself keeps its order on one
+ * batch copies" and "Small-copy latency": split from 512 KiB, a 512 KiB
+ * copy was slower); a range copied onto itself keeps its order on one
  * channel. A helper that has not started when the chunks are all claimed
  * is cancelled, not waited for: its wake-up would be the job's last
  * moments.
  */
 #define NPU_XFER_SPLIT_ROWS	1024
 #define NPU_XFER_CHUNK_ROWS	256
-#define NPU_XFER_SPLIT_BYTES	SZ_4M
-#define NPU_XFER_CHUNK_BYTES	SZ_1M
+#define NPU_XFER_SPLIT_BYTES	SZ_1M
+#define NPU_XFER_CHUNK_BYTES	SZ_256K
 
 struct npu_xfer_split;
 

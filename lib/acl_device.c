@@ -18,6 +18,18 @@
 #include "acl_device.h"
 #include "acl_mem.h"
 
+/*
+ * The most a synchronous call asks the driver to move in its doorbell.
+ * A sim NPU copies at memory speed, and up to 1 MiB the two wake-ups of
+ * the worker's path cost more than the copy (pageable memory pinned and
+ * copied in the doorbell reaches 2.4 to 2.8 GB/s at 128 KiB to 1 MiB,
+ * against 0.6 to 1.9 GB/s through the worker: Documentation/
+ * performance.md). A DMA engine (edu: 100 ms a 4 KiB transfer, in the
+ * caller's context uninterruptibly) gets the driver's former 64 KiB.
+ */
+#define ACL_SYNC_INLINE_SIM	(1u << 20)
+#define ACL_SYNC_INLINE_DMA	(64u << 10)
+
 bool acl_device_is_open(const struct acl_device *dev)
 {
 	return __atomic_load_n(&dev->fd, __ATOMIC_ACQUIRE) >= 0;
@@ -206,11 +218,14 @@ struct acl_ring *acl_sync_ring_acquire(struct acl_device *dev, int *slot,
 		}
 		/*
 		 * Only synchronous calls use these rings, and each waits
-		 * for its work: the driver may run small work in the
-		 * doorbell rather than wake the queue's worker for it.
+		 * for its work: the driver may run it in the doorbell
+		 * rather than wake the queue's worker for it.
 		 */
 		if (dev->info.caps & NPU_DMA_CAP_SUBMIT_INLINE)
-			r->submit_flags = NPU_DMA_SUBMIT_F_INLINE;
+			acl_ring_set_sync_inline(r, dev->info.backend ==
+						 NPU_DMA_BACKEND_SIM ?
+						 ACL_SYNC_INLINE_SIM :
+						 ACL_SYNC_INLINE_DMA);
 		pthread_mutex_init(&dev->sync_lock[n], NULL);
 		pthread_mutex_lock(&dev->sync_lock[n]);
 		dev->sync[n] = r;

@@ -117,6 +117,12 @@ void acl_ring_set_async_inline(struct acl_ring *r, uint64_t max_bytes)
 	r->inline_bytes = max_bytes;
 }
 
+void acl_ring_set_sync_inline(struct acl_ring *r, uint64_t max_bytes)
+{
+	r->async_inline = true;
+	r->inline_bytes = max_bytes;
+}
+
 struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err)
 {
 	struct npu_dma_queue_create c = { .entries = entries };

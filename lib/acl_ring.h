@@ -32,7 +32,7 @@ struct acl_ring {
 	bool destroyed;			/* QUEUE_DESTROY was issued */
 	bool lazy_doorbell;		/* kernel has NEED_WAKEUP: ring only if set */
 	uint32_t submit_flags;		/* QUEUE_SUBMIT's flags (F_INLINE) */
-	bool async_inline;		/* stream: small doorbells may run inline */
+	bool async_inline;		/* small doorbells may run inline */
 	uint64_t inline_bytes;		/* ... moving at most this many bytes */
 	uint32_t streak;		/* atomic: inline doorbells since a wait */
 	uint64_t spin_ns;		/* waiters poll this long, then sleep */
@@ -47,6 +47,11 @@ void acl_ring_set_fast_sync(struct acl_ring *r);
  * until a burst shows: see acl_ring_flags().
  */
 void acl_ring_set_async_inline(struct acl_ring *r, uint64_t max_bytes);
+/*
+ * A ring only synchronous calls use, each waiting for its work: every
+ * doorbell moving at most @max_bytes asks the driver to run it inline.
+ */
+void acl_ring_set_sync_inline(struct acl_ring *r, uint64_t max_bytes);
 void acl_ring_get(struct acl_ring *r);
 void acl_ring_put(struct acl_ring *r);
 /* Destroy the kernel queue (waits for its work); the mapping stays. */

@@ -96,7 +96,7 @@ static void set_max(const char *val)
 
 static void params_default(void)
 {
-	t_write_file(PARAM, "65536");
+	t_write_file(PARAM, "1048576");
 }
 
 START_TEST(test_cap_reported)
