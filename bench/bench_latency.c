@@ -12,9 +12,9 @@
  *  - aclrtLaunchHostFunc to the callback's first instruction (run by the
  *    runtime's thread; the time is taken inside the callback), then
  *    aclrtSynchronizeStream, not timed;
- * and the async copy and the event once more on a stream created with
- * ACL_STREAM_FAST_SYNC, whose waiters spin before they sleep
- * (lib/acl_ring.c); and 1,000 asynchronous 4 KiB copies in a row, one
+ * and the async copy, the event and the callback once more on a stream
+ * created with ACL_STREAM_FAST_SYNC, whose waiters (and callback runner)
+ * spin before they sleep (lib/acl_ring.c); and 1,000 asynchronous 4 KiB copies in a row, one
  * synchronize, per copy.
  * Targets: the small synchronous copies (64 B and 4 KiB, pinned) and the
  * event and callback round trips <= 10x the null ioctl, the burst <= 4x
@@ -24,7 +24,7 @@
  * shared with acl-bandwidth --latency: each figure is the median of
  * LAT_ROUNDS rounds, the mean of -n calls each.
  *
- *   bench_latency [-d dev] [-n calls] [-j]
+ *   bench_latency [-d dev] [-n calls] [-r rows] [-j]
  */
 #include <getopt.h>
 
@@ -32,17 +32,17 @@
 #include "bench_util.h"
 
 /* Medians of every row (tools/acl_latency.c); exits on failure. */
-static void measure(int dev, int calls, double *med)
+static void measure(int dev, int calls, const char *only, double *med)
 {
 	char err[256];
 
-	if (lat_measure(dev, calls, med, err, sizeof(err))) {
+	if (lat_measure(dev, calls, only, med, err, sizeof(err))) {
 		fprintf(stderr, "bench_latency: %s\n", err);
 		exit(1);
 	}
 }
 
-static void report_json(const double *med)
+static void report_json(const double *med, const char *only)
 {
 	struct bench_result r = { .bench = "bench_latency", .unit = "us",
 				  .ref = med[0] * 1e6 };
@@ -51,6 +51,8 @@ static void report_json(const double *med)
 
 	r.metric = metric;
 	for (c = 1; c < lat_nr_cases; c++) {
+		if (!lat_wanted(&lat_cases[c], only))
+			continue;
 		snprintf(metric, sizeof(metric), "%s vs null ioctl", lat_cases[c].name);
 		r.ours = med[c] * 1e6;
 		r.ratio = med[c] / med[0];
@@ -60,12 +62,14 @@ static void report_json(const double *med)
 	}
 }
 
-static void report_table(const double *med)
+static void report_table(const double *med, const char *only)
 {
 	size_t c;
 
 	printf("%-42s %10s %9s  %s\n", "latency", "time", "x null", "target");
 	for (c = 0; c < lat_nr_cases; c++) {
+		if (!lat_wanted(&lat_cases[c], only))
+			continue;
 		printf("%-42s %7.2f us %8.1fx", lat_cases[c].name, med[c] * 1e6,
 		       med[c] / med[0]);
 		if (lat_cases[c].target)
@@ -78,13 +82,15 @@ static void report_table(const double *med)
 
 static void usage(int status)
 {
-	printf("usage: bench_latency [-d dev] [-n calls] [-j]\n"
+	printf("usage: bench_latency [-d dev] [-n calls] [-r rows] [-j]\n"
 	       "  Call-to-completion latency of small synchronous and asynchronous\n"
 	       "  copies (64 B, 4 KiB, 64 KiB; pinned and pageable), of an event's\n"
 	       "  record to its synchronize and of a host function's launch to its\n"
 	       "  run, and of 1000 asynchronous 4 KiB copies in a row (per copy), as\n"
 	       "  ratios to a null ioctl on the same NPU (default: the first sim NPU,\n"
-	       "  200 calls each, the burst at most 10 times, median of %d rounds).\n",
+	       "  200 calls each, the burst at most 10 times, median of %d rounds).\n"
+	       "  -r \"a|b\": only the null ioctl and the rows whose name contains a\n"
+	       "  or b (an edu card's transfers take 100 ms of guest time each).\n",
 	       LAT_ROUNDS);
 	exit(status);
 }
@@ -92,11 +98,14 @@ static void usage(int status)
 int main(int argc, char **argv)
 {
 	int dev = -1, calls = 200, json = 0, c;
+	const char *only = NULL;
 	double *med;
 
-	while ((c = getopt(argc, argv, "d:n:jh")) != -1) {
+	while ((c = getopt(argc, argv, "d:n:r:jh")) != -1) {
 		if (c == 'd')
 			dev = atoi(optarg);
+		else if (c == 'r')
+			only = optarg;
 		else if (c == 'n')
 			calls = atoi(optarg);
 		else if (c == 'j')
@@ -113,11 +122,11 @@ int main(int argc, char **argv)
 	med = calloc(lat_nr_cases, sizeof(*med));
 	if (!med)
 		exit(1);
-	measure(dev, calls, med);
+	measure(dev, calls, only, med);
 	if (json)
-		report_json(med);
+		report_json(med, only);
 	else
-		report_table(med);
+		report_table(med, only);
 	BENCH_ACL(aclrtResetDevice(dev));
 	BENCH_ACL(aclFinalize());
 	return 0;

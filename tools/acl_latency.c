@@ -257,7 +257,30 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static void rounds(struct lat_env *env, int calls, double *sec)
+bool lat_wanted(const struct lat_case *c, const char *only)
+{
+	const char *p, *end;
+	char part[64];
+	size_t n;
+
+	if (!only || c->kind == LAT_NULL)
+		return true;
+	for (p = only; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, '|');
+		if (!end)
+			end = p + strlen(p);
+		n = (size_t)(end - p);
+		if (!n || n >= sizeof(part))
+			continue;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if (strstr(c->name, part))
+			return true;
+	}
+	return false;
+}
+
+static void rounds(struct lat_env *env, int calls, const char *only, double *sec)
 {
 	double (*v)[LAT_ROUNDS] = calloc(lat_nr_cases, sizeof(*v));
 	size_t c;
@@ -268,16 +291,19 @@ static void rounds(struct lat_env *env, int calls, double *sec)
 		return;
 	}
 	for (c = 0; c < lat_nr_cases; c++)	/* warm: first pins, first faults */
-		lat_once(env, &lat_cases[c]);
+		if (lat_wanted(&lat_cases[c], only))
+			lat_once(env, &lat_cases[c]);
 	for (r = 0; r < LAT_ROUNDS && !env->what; r++)
 		for (c = 0; c < lat_nr_cases; c++)
-			v[c][r] = lat_round(env, &lat_cases[c], calls);
+			if (lat_wanted(&lat_cases[c], only))
+				v[c][r] = lat_round(env, &lat_cases[c], calls);
 	for (c = 0; c < lat_nr_cases; c++)
 		sec[c] = median(v[c], LAT_ROUNDS);
 	free(v);
 }
 
-int lat_measure(int dev, int calls, double *sec, char *err, size_t len)
+int lat_measure(int dev, int calls, const char *only, double *sec, char *err,
+		size_t len)
 {
 	struct lat_env env = { .fd = -1 };
 
@@ -286,7 +312,7 @@ int lat_measure(int dev, int calls, double *sec, char *err, size_t len)
 		return -1;
 	}
 	if (!env_init(&env, dev))
-		rounds(&env, calls, sec);
+		rounds(&env, calls, only, sec);
 	if (env.what && env.err)
 		snprintf(err, len, "%s: error %d: %s", env.what, (int)env.err,
 			 aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "");

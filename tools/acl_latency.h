@@ -70,11 +70,17 @@ extern const struct lat_case lat_cases[];
 extern const size_t lat_nr_cases;
 
 /*
- * Measure every row on libacl's device @dev, already set with
+ * Measure the rows on libacl's device @dev, already set with
  * aclrtSetDevice by the caller: @sec[i] gets row i's seconds per call
  * (lat_nr_cases entries), @calls (1 .. LAT_MAX_CALLS) calls a round.
+ * @only: NULL for every row, else "a|b|...": the null ioctl and the rows
+ * whose name contains one of them; the others get 0 (an edu card, whose
+ * transfers take 100 ms of guest time, cannot afford the burst).
  * Return: 0, or -1 with what failed in @err.
  */
-int lat_measure(int dev, int calls, double *sec, char *err, size_t len);
+int lat_measure(int dev, int calls, const char *only, double *sec, char *err,
+		size_t len);
+/* Is row @c among @only (see lat_measure())? */
+bool lat_wanted(const struct lat_case *c, const char *only);
 
 #endif /* ACL_LATENCY_H */

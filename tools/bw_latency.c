@@ -21,7 +21,7 @@ int bw_run_latency(struct bw_report *rep)
 		free(sec);
 		return -1;
 	}
-	if (lat_measure(rep->device, (int)rep->o->calls, sec, err, sizeof(err))) {
+	if (lat_measure(rep->device, (int)rep->o->calls, NULL, sec, err, sizeof(err))) {
 		fprintf(stderr, BW_PROG ": --latency on device %d: %s\n", rep->device, err);
 		free(sec);
 		return -1;
