@@ -21,6 +21,9 @@
 #   make soak       boot the VM and run tests/soak/npu-soak for SOAK_SECONDS
 #                   (default 300) with SOAK_ARGS (default 4 processes x 8
 #                   streams, a kill every 20 s on average): not in CI
+#   make fuzz       boot the VM and run tests/vm/t_fuzz for FUZZ_SECONDS
+#                   (default 600) from a new seed (make check runs a fixed
+#                   one for 45 s; FUZZ_SEED=0x... replays): not in CI
 #   make deps       install build and test dependencies (Debian 12, root)
 #   make install    libacl, headers, acl.pc, tools, man pages, udev rule
 #                   (PREFIX=/usr/local, DESTDIR; Documentation/install.md)
@@ -124,6 +127,14 @@ soak: module userspace
 	@$(ROOT)/tools/npu-vm run --no-build --timeout $$(( $(SOAK_SECONDS) + 900 )) -- \
 		$(ROOT)/tests/soak/npu-soak -v -t $(SOAK_SECONDS) $(SOAK_ARGS)
 
+FUZZ_SECONDS ?= 600
+FUZZ_SEED ?= random
+fuzz: module userspace
+	@$(ROOT)/tools/npu-vm run --no-build --timeout $$(( $(FUZZ_SECONDS) + 600 )) \
+		-e NPU_FUZZ_SECONDS=$(FUZZ_SECONDS) -e NPU_FUZZ_SEED=$(FUZZ_SEED) \
+		-e NPU_TEST_TIMEOUT=$$(( $(FUZZ_SECONDS) + 300 )) -- \
+		$(ROOT)/tests/vm/runtests.sh t_fuzz
+
 # CANN's own runtime examples, built unmodified against our headers and
 # run in the VM; needs a CANN runtime repository (CANN_RUNTIME_SRC), else
 # SKIP. Not part of check: Documentation/testing.rst, "CANN's examples".
@@ -170,7 +181,7 @@ clean:
 	@$(MAKE) $(S) -C bench clean
 	@rm -rf build
 
-.PHONY: all deps module lint checkpatch userspace unit vmcheck check check-debug demo bench soak \
+.PHONY: all deps module lint checkpatch userspace unit vmcheck check check-debug demo bench soak fuzz \
 	cann-examples \
 	clean install uninstall modules_install dkms-source dkms-install dkms-uninstall \
 	dkms-check

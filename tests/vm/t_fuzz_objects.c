@@ -181,12 +181,15 @@ void op_alloc(struct fz_ctx *c)
 
 /*
  * Forget handle @h of @c once it is closed: an allocation (and the
- * shares of it the kernel revoked) or an import.
+ * shares of it the kernel revoked), an import, or one never tracked
+ * (an allocation whose handle was lost, its shares with it).
  */
 void untrack_handle(struct fz_ctx *c, uint32_t h)
 {
 	int i;
 
+	if (!tracked_handle(c, h))
+		share_forget_untracked(c);
 	for (i = 0; i < c->nr_alloc; i++)
 		if (c->alloc[i].handle == h) {
 			share_forget(c, c->alloc[i].addr, c->alloc[i].size);

@@ -165,6 +165,25 @@ void share_forget(struct fz_ctx *c, uint64_t addr, uint64_t size)
 }
 
 /*
+ * A handle @c did not track was closed: it may have been an allocation
+ * whose MEM_ALLOC answer was lost (-EFAULT on the copy-out), and a share
+ * exported at a guessed address may lie in it. The kernel revoked those;
+ * forget every share outside the allocations @c knows.
+ */
+void share_forget_untracked(struct fz_ctx *c)
+{
+	int i, j;
+
+	for (i = c->nr_share - 1; i >= 0; i--) {
+		for (j = 0; j < c->nr_alloc; j++)
+			if (c->share[i].addr - c->alloc[j].addr < c->alloc[j].size)
+				break;
+		if (j == c->nr_alloc)
+			drop_share(c, i);
+	}
+}
+
+/*
  * @c's file is closed: its shares are forgotten, not counted dead. The
  * file (and its shares) lives on while a mapping of one of its queues
  * does (drop_queue() leaves some mapped).

@@ -530,14 +530,23 @@ void op_drm_core(struct fz_ctx *c)
 	case 2:
 	case 3:
 		/* Export a live handle, a guessed one, with odd flags. */
-		ph.handle = c->nr_alloc && chance(80) ? c->alloc[below(c->nr_alloc)].handle
-						      : (uint32_t)below(32);
+		i = c->nr_alloc && chance(80);
+		ph.handle = i ? c->alloc[below(c->nr_alloc)].handle : (uint32_t)below(32);
 		ph.flags = chance(80) ? DRM_CLOEXEC | DRM_RDWR : (uint32_t)interesting(2);
 		stats->prime++;
-		if (!fz_ioctl(c->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph) && ph.fd >= 0) {
-			stats->prime_ok++;
+		if (fz_ioctl(c->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph) || ph.fd < 0)
+			break;
+		stats->prime_ok++;
+		/*
+		 * A guessed handle may be an import: its dma-buf is then the
+		 * exporter's (vgem's, another NPU's), not @c's NPU's, and
+		 * importing it is not the "same NPU" case op_prime_import()
+		 * checks. Only our own allocations' are kept.
+		 */
+		if (i)
 			keep_dmabuf(ph.fd, c->npu);
-		}
+		else
+			close(ph.fd);
 		break;
 	case 4:
 		/* Import: on the exporter's file it is the same object again. */

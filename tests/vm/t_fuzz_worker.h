@@ -194,6 +194,7 @@ void fz_share_setup(void);
 /* May dma-buf @fd of NPU @from_npu be imported into NPU @npu? */
 int dmabuf_importable(int fd, int from_npu, int npu);
 void share_forget(struct fz_ctx *c, uint64_t addr, uint64_t size);
+void share_forget_untracked(struct fz_ctx *c);
 void share_forget_ctx(struct fz_ctx *c);
 int share_dev_range(struct fz_ctx *c, uint64_t len, uint64_t *addr);
 void share_close_all(struct fz_ctx *c);
