@@ -331,7 +331,8 @@ int npu_dma_queue_submit_ioctl(struct npu_dma_ctx *ctx, void *data)
 	int ret;
 
 	q = npu_queue_from_arg(ctx, req->queue_id, req->flags,
-			       NPU_DMA_SUBMIT_F_INLINE, req->reserved);
+			       NPU_DMA_SUBMIT_F_INLINE | NPU_DMA_SUBMIT_F_HELP,
+			       req->reserved);
 	if (IS_ERR(q))
 		return PTR_ERR(q);
 	ret = npu_dma_submit_doorbell(q, req->flags, &pinning);

@@ -42,7 +42,7 @@
 static unsigned int inline_max_bytes = SZ_1M;
 module_param(inline_max_bytes, uint, 0644);
 MODULE_PARM_DESC(inline_max_bytes,
-		 "Most bytes a doorbell with NPU_DMA_SUBMIT_F_INLINE runs in its caller's context (0: never; default 1048576)");
+		 "Most bytes a doorbell with NPU_DMA_SUBMIT_F_INLINE or F_HELP runs in its caller's context (0: never; default 1048576)");
 
 static struct workqueue_struct *npu_dma_wq;
 /* Queues stopped at a WAIT, kicked whenever any queue retires work. */

@@ -117,6 +117,14 @@ void acl_ring_set_async_inline(struct acl_ring *r, uint64_t max_bytes)
 	r->inline_bytes = max_bytes;
 }
 
+/* ACL_SUBMIT_HELP=0 turns it off, to measure what it gains. */
+void acl_ring_set_help(struct acl_ring *r)
+{
+	const char *env = getenv("ACL_SUBMIT_HELP");
+
+	r->help = !env || strcmp(env, "0");
+}
+
 void acl_ring_set_sync_inline(struct acl_ring *r, uint64_t max_bytes)
 {
 	r->async_inline = true;
@@ -587,6 +595,14 @@ static int acl_ring_wait_for(struct acl_ring *r,
 
 int acl_ring_wait(struct acl_ring *r, uint64_t seq, int32_t timeout_ms)
 {
+	/*
+	 * A waiter that is going to block anyway offers to run what the
+	 * worker has not started (the driver declines if it has, or if the
+	 * work is large). An error is left for the wait: it is the
+	 * doorbell of whoever published the work that reports it.
+	 */
+	if (r->help && timeout_ms && !acl_ring_reached(r, seq))
+		acl_kmd_queue_submit(r->fd, r->id, NPU_DMA_SUBMIT_F_HELP);
 	return acl_ring_wait_for(r, acl_ring_reached, seq, timeout_ms);
 }
 

@@ -36,6 +36,7 @@ struct acl_ring {
 	uint64_t inline_bytes;		/* ... moving at most this many bytes */
 	uint32_t streak;		/* atomic: inline doorbells since a wait */
 	uint64_t spin_ns;		/* waiters poll this long, then sleep */
+	bool help;			/* waiters run work not started yet */
 };
 
 struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err);
@@ -52,6 +53,12 @@ void acl_ring_set_async_inline(struct acl_ring *r, uint64_t max_bytes);
  * doorbell moving at most @max_bytes asks the driver to run it inline.
  */
 void acl_ring_set_sync_inline(struct acl_ring *r, uint64_t max_bytes);
+/*
+ * A waiter for work the queue's worker has not started asks the driver
+ * to run it (NPU_DMA_SUBMIT_F_HELP) rather than wait for the worker to
+ * wake: where the CPU copies (sim).
+ */
+void acl_ring_set_help(struct acl_ring *r);
 void acl_ring_get(struct acl_ring *r);
 void acl_ring_put(struct acl_ring *r);
 /* Destroy the kernel queue (waits for its work); the mapping stays. */

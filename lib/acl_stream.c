@@ -63,6 +63,10 @@ struct acl_stream *acl_stream_new(struct acl_context *ctx, uint32_t priority,
 		acl_ring_set_async_inline(s->ring,
 					  dev->info.backend == NPU_DMA_BACKEND_SIM ?
 					  ACL_ASYNC_INLINE_BYTES : 0);
+	/* The same reason: a waiter may run the copy the worker has not started. */
+	if ((dev->info.caps & NPU_DMA_CAP_SUBMIT_HELP) &&
+	    dev->info.backend == NPU_DMA_BACKEND_SIM)
+		acl_ring_set_help(s->ring);
 	s->priority = priority > 7 ? 7 : priority;	/* CANN clamps */
 	*ret = acl_stream_apply_priority(s);
 	if (*ret) {

@@ -403,8 +403,8 @@ START_TEST(test_queue_id_args)
 	qd.flags = 0;
 	qd.reserved[1] = 1;
 	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &qd), -EINVAL);
-	/* F_INLINE is the one flag (t_submit_inline tests what it does). */
-	qs.flags = NPU_DMA_SUBMIT_F_INLINE << 1;
+	/* F_INLINE and F_HELP are the flags (t_submit_inline tests what they do). */
+	qs.flags = NPU_DMA_SUBMIT_F_HELP << 1;
 	ck_assert_int_eq(npu_raw_ioctl(e.fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &qs), -EINVAL);
 	qs.flags = 0;
 	qs.reserved[0] = 1;

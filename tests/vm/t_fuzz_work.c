@@ -265,8 +265,9 @@ void op_submit(struct fz_ctx *c)
 		return;
 	q = &c->q[below(c->nr_q)];
 	s.queue_id = q->id;
-	/* Half the doorbells ask for small work to run in them. */
-	s.flags = chance(50) ? NPU_DMA_SUBMIT_F_INLINE : 0;
+	/* Half the doorbells ask for small work to run in them, some to help. */
+	s.flags = (chance(50) ? NPU_DMA_SUBMIT_F_INLINE : 0) |
+		  (chance(25) ? NPU_DMA_SUBMIT_F_HELP : 0);
 	if (q->map) {
 		ctrl = q->map;
 		tail = ctrl->sq_tail;
@@ -432,7 +433,8 @@ void op_graph_replay(struct fz_ctx *c)
 	ring[ctrl->sq_tail & (q->entries - 1)] = d;
 	__atomic_store_n(&ctrl->sq_tail, ctrl->sq_tail + 1, __ATOMIC_RELEASE);
 	sub.queue_id = q->id;
-	sub.flags = chance(30) ? NPU_DMA_SUBMIT_F_INLINE : 0;
+	sub.flags = (chance(30) ? NPU_DMA_SUBMIT_F_INLINE : 0) |
+		    (chance(20) ? NPU_DMA_SUBMIT_F_HELP : 0);
 	fz_ioctl(c->fd, DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT, &sub);
 	stats->descs++;
 }

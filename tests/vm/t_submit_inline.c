@@ -14,12 +14,20 @@
  *   published at once too); a copy behind a barrier completes once it
  *   is released, by the worker.
  * - Work over inline_max_bytes goes to the queue's worker.
- * - inline_max_bytes=0 turns it off; flags other than F_INLINE: -EINVAL.
+ * - inline_max_bytes=0 turns it off; flags other than F_INLINE and
+ *   F_HELP: -EINVAL.
+ * - NPU_DMA_SUBMIT_F_HELP: a copy whose worker was woken but cannot run
+ *   (every CPU busy with a SCHED_FIFO thread of the test) is done when
+ *   a doorbell with F_HELP and nothing new returns, and the worker
+ *   parks the queue afterwards as usual; F_HELP on an idle queue, on a
+ *   queue parked at a host barrier (nothing passes it) and over
+ *   inline_max_bytes runs nothing.
  * - Destroying a queue from another thread while doorbells run work
  *   inline leaves no job and no pin behind.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +42,7 @@
 #define SZ	4096
 
 #define MAX_NPUS 8
+#define MAX_CPUS 64
 
 static int nr_npus;
 
@@ -107,6 +116,7 @@ START_TEST(test_cap_reported)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(npu_raw_info(fd, &info), 0);
 	ck_assert_uint_ne(info.caps & NPU_DMA_CAP_SUBMIT_INLINE, 0);
+	ck_assert_uint_ne(info.caps & NPU_DMA_CAP_SUBMIT_HELP, 0);
 	close(fd);
 }
 END_TEST
@@ -277,10 +287,142 @@ START_TEST(test_unknown_flags_refused)
 
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
-	ck_assert_int_eq(doorbell(&q, 2), -EINVAL);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_HELP << 1), -EINVAL);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_HELP | (1U << 31)), -EINVAL);
 	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE | (1U << 31)), -EINVAL);
 	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_INLINE), 0);
 	npu_raw_queue_destroy(&q);
+	close(fd);
+}
+END_TEST
+
+/*
+ * Every CPU held by a SCHED_FIFO thread of the test (the caller's own on
+ * CPU 0, a spinner on each other): a worker woken meanwhile cannot run,
+ * so "kicked but not started" is a state the test can hold.
+ */
+struct hogs {
+	pthread_t th[MAX_CPUS];
+	int n;
+	volatile int stop;
+	int running;
+};
+
+static void *hog(void *arg)
+{
+	struct hogs *h = arg;
+
+	__atomic_add_fetch(&h->running, 1, __ATOMIC_RELEASE);
+	while (!h->stop)
+		__asm__ __volatile__("pause");
+	return NULL;
+}
+
+static void fifo_on(pthread_t t, int cpu, int policy)
+{
+	struct sched_param sp = { .sched_priority = policy == SCHED_FIFO ? 1 : 0 };
+	cpu_set_t set;
+	int i;
+
+	CPU_ZERO(&set);
+	if (cpu >= 0)
+		CPU_SET(cpu, &set);
+	else
+		for (i = 0; i < CPU_SETSIZE; i++)
+			CPU_SET(i, &set);
+	ck_assert_int_eq(pthread_setaffinity_np(t, sizeof(set), &set), 0);
+	ck_assert_int_eq(pthread_setschedparam(t, policy, &sp), 0);
+}
+
+static void hogs_begin(struct hogs *h)
+{
+	int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN), i;
+
+	memset(h, 0, sizeof(*h));
+	ck_assert_int_le(cpus, MAX_CPUS);
+	fifo_on(pthread_self(), 0, SCHED_FIFO);
+	for (i = 1; i < cpus; i++) {
+		ck_assert_int_eq(pthread_create(&h->th[h->n], NULL, hog, h), 0);
+		fifo_on(h->th[h->n++], i, SCHED_FIFO);
+	}
+	while (__atomic_load_n(&h->running, __ATOMIC_ACQUIRE) < h->n)
+		sched_yield();
+}
+
+static void hogs_end(struct hogs *h)
+{
+	int i;
+
+	h->stop = 1;
+	for (i = 0; i < h->n; i++)
+		ck_assert_int_eq(pthread_join(h->th[i], NULL), 0);
+	fifo_on(pthread_self(), -1, SCHED_OTHER);
+}
+
+START_TEST(test_help_runs_unstarted_work)
+{
+	static uint8_t src[SZ], back[SZ];
+	struct npu_raw_queue q;
+	struct npu_dma_desc d;
+	struct hogs h;
+	uint64_t dev, seq, bseq;
+	uint32_t handle;
+	int fd = npu_raw_open(_i);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(npu_raw_alloc(fd, SZ, 0, &dev, &handle), 0);
+	ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+	t_pattern_fill(src, SZ, (uint32_t)_i + 40);
+	/* Pages present: pinning them in a doorbell does not sleep (and free a CPU). */
+	memset(back, 0, SZ);
+
+	/* An idle queue: nothing to run, and it stays idle. */
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_HELP), 0);
+	ck_assert(need_wakeup(&q));
+	ck_assert_uint_eq(completed(&q), 0);
+
+	hogs_begin(&h);
+	npu_raw_push(&q, &(struct npu_dma_desc){ .opcode = NPU_DMA_OP_NOP });
+	d = npu_raw_copy(dev, (uintptr_t)src, SZ,
+			 NPU_DMA_DESC_F_SRC_HOST | NPU_DMA_DESC_F_SRC_PAGEABLE);
+	npu_raw_push(&q, &d);
+	ck_assert_int_eq(doorbell(&q, 0), 2);
+	/* Woken, not started: no CPU is free for the worker. */
+	ck_assert(!need_wakeup(&q));
+	ck_assert_uint_eq(completed(&q), 0);
+	/* The helper takes the copy back and what was published since. */
+	d = npu_raw_copy((uintptr_t)back, dev, SZ,
+			 NPU_DMA_DESC_F_DST_HOST | NPU_DMA_DESC_F_DST_PAGEABLE);
+	seq = npu_raw_push(&q, &d);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_HELP), 1);
+	ck_assert_uint_eq(completed(&q), seq);
+
+	/* Over inline_max_bytes it declines: the worker's, once it runs. */
+	set_max("1024");
+	memset(back, 0, SZ);
+	seq = npu_raw_push(&q, &d);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_HELP), 1);
+	ck_assert_uint_lt(completed(&q), seq);
+	hogs_end(&h);
+	params_default();
+	ck_assert_int_eq(npu_raw_wait(&q, seq, 10000), 0);
+	ck_assert_int_eq(memcmp(src, back, SZ), 0);
+	ck_assert_uint_eq(q.ctrl->error_count, 0);
+	/* The worker came after all, found nothing, and parked the queue. */
+	wait_idle(&q);
+
+	/* Parked at a barrier by the worker (NEED_WAKEUP clear): nothing passes it. */
+	bseq = npu_raw_push(&q, &(struct npu_dma_desc){ .opcode = NPU_DMA_OP_HOST_BARRIER });
+	seq = npu_raw_push(&q, &d);
+	ck_assert_int_eq(doorbell(&q, 0), 2);
+	ck_assert_uint_eq(npu_raw_wait_barrier(&q, 10000), bseq);
+	ck_assert_int_eq(doorbell(&q, NPU_DMA_SUBMIT_F_HELP), 0);
+	ck_assert_uint_eq(completed(&q), bseq - 1);
+	ck_assert_int_eq(npu_raw_release(&q, bseq), 0);
+	ck_assert_int_eq(npu_raw_wait(&q, seq, 10000), 0);
+
+	npu_raw_queue_destroy(&q);
+	ck_assert_int_eq(npu_raw_free(fd, handle), 0);
 	close(fd);
 }
 END_TEST
@@ -361,6 +503,7 @@ static Suite *inline_suite(void)
 	tcase_add_loop_test(tc, test_small_work_done_in_the_doorbell, 0, nr_npus);
 	tcase_add_loop_test(tc, test_barriers_park_inline, 0, nr_npus);
 	tcase_add_loop_test(tc, test_big_or_held_work_goes_to_the_worker, 0, nr_npus);
+	tcase_add_loop_test(tc, test_help_runs_unstarted_work, 0, nr_npus);
 	tcase_add_loop_test(tc, test_unknown_flags_refused, 0, nr_npus);
 	tcase_add_loop_test(tc, test_destroy_during_inline_doorbells, 0, nr_npus);
 	suite_add_tcase(s, tc);

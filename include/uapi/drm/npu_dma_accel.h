@@ -53,6 +53,7 @@ extern "C" {
 #define NPU_DMA_CAP_SIGNAL_WAIT		(1ULL << 15)	/* SIGNAL_WAIT: a host waits */
 #define NPU_DMA_CAP_QUEUE_CTL		(1ULL << 16)	/* QUEUE_CTL: priority, stop, abort */
 #define NPU_DMA_CAP_REDUCE		(1ULL << 17)	/* NPU_DMA_OP_REDUCE */
+#define NPU_DMA_CAP_SUBMIT_HELP		(1ULL << 18)	/* NPU_DMA_SUBMIT_F_HELP */
 
 /**
  * struct npu_dma_info - DRM_IOCTL_NPU_DMA_GET_INFO: what this NPU is and can do
@@ -485,7 +486,7 @@ struct npu_dma_queue_destroy {
 /**
  * struct npu_dma_queue_submit - DRM_IOCTL_NPU_DMA_QUEUE_SUBMIT: the doorbell
  * @queue_id: in: a queue of this context
- * @flags: in: 0 or NPU_DMA_SUBMIT_F_INLINE
+ * @flags: in: 0, NPU_DMA_SUBMIT_F_INLINE, NPU_DMA_SUBMIT_F_HELP or both
  * @reserved: in: zero
  *
  * Consumes the descriptors between the kernel's head and the tail user
@@ -513,8 +514,19 @@ struct npu_dma_queue_destroy {
  * before the ioctl returns, with no wake-up of the queue's worker, and
  * NPU_DMA_QUEUE_S_NEED_WAKEUP stays set; otherwise the flag changes
  * nothing. Either way completion is published as usual.
+ *
+ * NPU_DMA_SUBMIT_F_HELP: the caller is about to wait for the queue's
+ * work, whoever published it. If the queue's worker was woken but has
+ * not started yet, and everything queued is small in the same sense
+ * (at most inline_max_bytes in all), the caller runs it
+ * before the ioctl returns, where it would otherwise wait for the
+ * worker's wake-up first; a worker already running, or larger work,
+ * and the flag changes nothing. NPU_DMA_QUEUE_S_NEED_WAKEUP is left as
+ * it was. Valid with nothing new published (the doorbell consumes what
+ * there is, and returns 0 if that is nothing).
  */
 #define NPU_DMA_SUBMIT_F_INLINE		(1U << 0)
+#define NPU_DMA_SUBMIT_F_HELP		(1U << 1)
 
 struct npu_dma_queue_submit {
 	__u32 queue_id;

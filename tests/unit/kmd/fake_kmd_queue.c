@@ -572,8 +572,8 @@ int acl_kmd_queue_submit(int fd, uint32_t queue_id, uint32_t flags)
 
 	if (n)
 		return fake_end(n);
-	/* F_INLINE only changes where the driver runs the work. */
-	if (flags & ~NPU_DMA_SUBMIT_F_INLINE)
+	/* F_INLINE and F_HELP only change where the driver runs the work. */
+	if (flags & ~(NPU_DMA_SUBMIT_F_INLINE | NPU_DMA_SUBMIT_F_HELP))
 		return fake_end(-EINVAL);
 	if (flags & NPU_DMA_SUBMIT_F_INLINE)
 		__atomic_add_fetch(&fake_inline_bells, 1, __ATOMIC_RELAXED);
