@@ -25,6 +25,7 @@
 #include <drm/npu_dma_accel.h>
 
 #include "npu_dma_budget.h"
+#include "npu_dma_pin_cache.h"
 
 #define NPU_DMA_NAME		"npu_dma"
 #define NPU_DMA_MAX_DEVICES	64	/* npu_dma_info.peers is a u64 mask */
@@ -62,6 +63,8 @@ struct seq_file;
  * @reg_ns: nanoseconds spent in them, from entry to return
  * @reg_pin_calls: of those, the ones that reached pin_user_pages_fast()
  * @reg_pin_ns: nanoseconds spent in pin_user_pages_fast() by them
+ * @pin_cache_hits: pageable sides found pinned in a file's pin cache
+ * @pin_cache_fills: pageable sides pinned into a file's pin cache
  */
 struct npu_dma_stats {
 	atomic64_t submitted;
@@ -75,6 +78,8 @@ struct npu_dma_stats {
 	atomic64_t reg_ns;
 	atomic64_t reg_pin_calls;
 	atomic64_t reg_pin_ns;
+	atomic64_t pin_cache_hits;
+	atomic64_t pin_cache_fills;
 };
 
 /**
@@ -229,6 +234,8 @@ struct npu_dma_range {
  *	(npu_dma_budget.c)
  * @ipc_shares: the keys it exported (npu_dma_ipc.c; under its lock there)
  * @signals: signals it created or imported, by id (npu_dma_signal.c)
+ * @pin_cache: pins of its pageable copies kept for the next ones
+ *	(npu_dma_pin_cache.c)
  */
 struct mem_cgroup;
 
@@ -252,6 +259,7 @@ struct npu_dma_ctx {
 	struct npu_dma_budget budget;
 	struct list_head ipc_shares;
 	struct xarray signals;
+	struct npu_dma_pin_cache pin_cache;
 };
 
 #define NPU_DMA_MAX_EVENT_SLOTS		4096

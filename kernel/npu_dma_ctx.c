@@ -65,6 +65,7 @@ int npu_dma_ctx_open(struct drm_device *drm, struct drm_file *file)
 	ctx->mem_tree = RB_ROOT;
 	ctx->host_tree = RB_ROOT;
 	INIT_LIST_HEAD(&ctx->ipc_shares);
+	npu_dma_pin_cache_init(ctx);
 	xa_init_flags(&ctx->queues, XA_FLAGS_ALLOC);
 	xa_init_flags(&ctx->graphs, XA_FLAGS_ALLOC1);
 	xa_init_flags(&ctx->signals, XA_FLAGS_ALLOC1);
@@ -112,6 +113,7 @@ void npu_dma_ctx_teardown(struct npu_dma_ctx *ctx)
 {
 	npu_dma_queue_destroy_all(ctx);
 	npu_dma_graph_release_all(ctx);
+	npu_dma_pin_cache_drain(ctx);
 	npu_dma_host_release_all(ctx);
 	npu_dma_mem_release_all(ctx);
 }

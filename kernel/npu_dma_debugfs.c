@@ -146,6 +146,9 @@ static int npu_dbgfs_counters_show(struct seq_file *m, void *unused)
 		   atomic64_read(&st->reg_calls), atomic64_read(&st->reg_ns),
 		   atomic64_read(&st->reg_pin_calls),
 		   atomic64_read(&st->reg_pin_ns));
+	seq_printf(m, "pin_cache_hits %lld\npin_cache_fills %lld\n",
+		   atomic64_read(&st->pin_cache_hits),
+		   atomic64_read(&st->pin_cache_fills));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(npu_dbgfs_counters);

@@ -27,6 +27,7 @@
 
 #include "npu_dma_budget.h"
 #include "npu_dma_pin.h"
+#include "npu_dma_pin_cache.h"
 #include "npu_dma_queue.h"
 #include "npu_dma_trace.h"
 
@@ -196,13 +197,19 @@ static int npu_region_map(struct npu_dma_region *r)
 	return 0;
 }
 
-/*
- * Pin [addr, addr + len) of the context's process. @longterm: for a
- * registration (FOLL_LONGTERM and RLIMIT_MEMLOCK accounting).
+/**
+ * npu_dma_region_create() - pin host memory of the context's process
+ * @ctx: the context; current->mm is @ctx->mm
+ * @addr: user address
+ * @len: bytes
+ * @write: the device writes it (FOLL_WRITE)
+ * @longterm: held for long, by a registration or the pin cache
+ *	(FOLL_LONGTERM and RLIMIT_MEMLOCK accounting)
+ *
+ * Return: a region in no tree, referenced once, or an ERR_PTR().
  */
-static struct npu_dma_region *npu_region_create(struct npu_dma_ctx *ctx,
-						u64 addr, u64 len, bool write,
-						bool longterm)
+struct npu_dma_region *npu_dma_region_create(struct npu_dma_ctx *ctx, u64 addr,
+					     u64 len, bool write, bool longterm)
 {
 	unsigned int gup = (write ? FOLL_WRITE : 0) | (longterm ? FOLL_LONGTERM : 0);
 	struct npu_dma_region *r;
@@ -266,7 +273,8 @@ err_free:
 }
 
 /**
- * npu_dma_pin_transient() - pin a pageable buffer for one copy
+ * npu_dma_pin_transient() - pin a pageable buffer for one copy, or take
+ *	the pin the file's cache keeps of it (npu_dma_pin_cache.c)
  * @ctx: context of the calling process
  * @addr: user address
  * @len: bytes
@@ -278,7 +286,9 @@ err_free:
 struct npu_dma_region *npu_dma_pin_transient(struct npu_dma_ctx *ctx, u64 addr,
 					     u64 len, bool write)
 {
-	return npu_region_create(ctx, addr, len, write, false);
+	struct npu_dma_region *r = npu_dma_pin_cache_get(ctx, addr, len, write);
+
+	return r ?: npu_dma_region_create(ctx, addr, len, write, false);
 }
 
 static int npu_host_register(struct npu_dma_ctx *ctx,
@@ -296,8 +306,13 @@ static int npu_host_register(struct npu_dma_ctx *ctx,
 	if (req->addr + req->size < req->addr)
 		return -EINVAL;
 
-	r = npu_region_create(ctx, req->addr, req->size,
-			      !(req->flags & NPU_DMA_HOST_F_READONLY), true);
+	r = npu_dma_region_create(ctx, req->addr, req->size,
+				  !(req->flags & NPU_DMA_HOST_F_READONLY), true);
+	/* The pin cache's locked_vm is the program's to register. */
+	if (PTR_ERR_OR_ZERO(r) == -ENOMEM && npu_dma_pin_cache_shrink(ctx))
+		r = npu_dma_region_create(ctx, req->addr, req->size,
+					  !(req->flags & NPU_DMA_HOST_F_READONLY),
+					  true);
 	if (IS_ERR(r)) {
 		npu_dbg(ctx->ndev, "cannot pin 0x%llx+%llu: %ld\n", req->addr,
 			req->size, PTR_ERR(r));

@@ -10,7 +10,8 @@
 /**
  * struct npu_dma_region - pinned host memory
  * @range: user addresses [start, start + size); in ctx->host_tree when
- *	registered, in no tree when pinned for one copy (transient)
+ *	registered, held by an entry of ctx->pin_cache when cached (whole
+ *	pages), in no tree when pinned for one copy (transient)
  * @ndev: NPU the pages are DMA-mapped for
  * @mm: address space the pages were pinned from (mmgrab'ed)
  * @pages: pinned pages, from the page holding @range.start
@@ -34,6 +35,8 @@ struct npu_dma_region {
 int npu_dma_host_register_ioctl(struct npu_dma_ctx *ctx, void *data);
 int npu_dma_host_unregister_ioctl(struct npu_dma_ctx *ctx, void *data);
 void npu_dma_host_release_all(struct npu_dma_ctx *ctx);
+struct npu_dma_region *npu_dma_region_create(struct npu_dma_ctx *ctx, u64 addr,
+					     u64 len, bool write, bool longterm);
 struct npu_dma_region *npu_dma_pin_transient(struct npu_dma_ctx *ctx, u64 addr,
 					     u64 len, bool write);
 void npu_dma_region_put(struct npu_dma_range *range);

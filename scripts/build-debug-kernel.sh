@@ -82,6 +82,9 @@ CONFIG_OPTS=(
 	# The memory cgroup: t_memcg checks what the driver charges to it;
 	# userfaultfd: t_pin_budget blocks a doorbell's pin on it.
 	CGROUPS=y MEMCG=y USERFAULTFD=y
+	# The pin cache's mmu interval notifiers: MMU_NOTIFIER has no prompt,
+	# KVM selects it (no vendor module: nothing else is built for it).
+	VIRTUALIZATION=y KVM=y KVM_INTEL=n KVM_AMD=n
 	DEBUG_FS=y DYNAMIC_DEBUG=y
 	FTRACE=y ENABLE_DEFAULT_TRACERS=y EVENT_TRACING=y
 	# The DRM core, built in: npu_dma is a DRM driver. No DRM driver of
@@ -133,7 +136,7 @@ configure() {
 	for o in KASAN PROVE_LOCKING DEBUG_ATOMIC_SLEEP DEBUG_KMEMLEAK \
 		DEBUG_OBJECTS DMA_API_DEBUG PCI_MSI VIRTIO_PCI NET_9P_VIRTIO \
 		9P_FS DEVTMPFS DEBUG_FS EVENT_TRACING DYNAMIC_DEBUG MODULE_UNLOAD \
-		DRM MEMCG USERFAULTFD DRM_VGEM UDMABUF; do
+		DRM MEMCG USERFAULTFD DRM_VGEM UDMABUF MMU_NOTIFIER; do
 		grep -q "^CONFIG_$o=y" "$OBJ/.config" ||
 			{ log "CONFIG_$o did not stay enabled"; exit 1; }
 	done

@@ -162,17 +162,19 @@ int fz_uffd_buffer(void *p, size_t len, enum fz_uffd_mode mode, uint64_t seed,
 /*
  * The driver's budgets of outstanding work (module parameters): tight
  * for some rounds, so that doorbells run into them (-EAGAIN, held-back
- * work picked up later), the defaults otherwise.
+ * work picked up later), the defaults otherwise. Tight rounds also turn
+ * the pin cache off: the pages it keeps between copies are bounded by
+ * pin_cache_mb a file, not by the budgets fz_pin_bound() checks.
  */
 void fz_set_budgets(int tight)
 {
 	static const char *const names[] = {
 		"queue_max_jobs", "file_max_jobs", "queue_pinned_mb",
-		"file_pinned_mb", "total_pinned_mb",
+		"file_pinned_mb", "total_pinned_mb", "pin_cache_mb",
 	};
-	static const char *const vals[2][5] = {
-		{ "16384", "65536", "1024", "2048", "4096" },
-		{ "16", "64", "1", "2", "3" },
+	static const char *const vals[2][6] = {
+		{ "16384", "65536", "1024", "2048", "4096", "256" },
+		{ "16", "64", "1", "2", "3", "0" },
 	};
 	char path[128];
 	size_t i;

@@ -49,22 +49,6 @@
 
 static int sim = -1;
 
-/* The first sim NPU, found without Check (it runs before the suite). */
-static void setup(void)
-{
-	struct npu_dma_info info;
-	int i, fd;
-
-	for (i = 0; i < T_STATE_NPUS && sim < 0; i++) {
-		fd = npu_raw_open(i);
-		if (fd < 0)
-			break;
-		if (!npu_raw_info(fd, &info) && info.backend == NPU_DMA_BACKEND_SIM)
-			sim = i;
-		close(fd);
-	}
-}
-
 static void param_set(const char *name, unsigned int val)
 {
 	char path[128], text[16];
@@ -513,7 +497,7 @@ int main(void)
 {
 	if (!npu_raw_present())
 		return T_EXIT_SKIP;
-	setup();
+	sim = t_npu_of(NPU_DMA_BACKEND_SIM);
 	if (sim < 0) {
 		printf("t_pin_budget: no sim NPU: skipped\n");
 		return T_EXIT_SKIP;

@@ -64,6 +64,26 @@ static inline long t_pins_held(void)
 	return acq - rel;
 }
 
+/*
+ * The first NPU of @backend (NPU_DMA_BACKEND_*), or -1; without Check
+ * assertions, so that a test's main() may call it before its suite.
+ */
+static inline int t_npu_of(uint32_t backend)
+{
+	struct npu_dma_info info;
+	int i, fd, found = -1;
+
+	for (i = 0; i < T_STATE_NPUS && found < 0; i++) {
+		fd = npu_raw_open(i);
+		if (fd < 0)
+			break;
+		if (!npu_raw_info(fd, &info) && info.backend == backend)
+			found = i;
+		close(fd);
+	}
+	return found;
+}
+
 static inline int t_count_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
