@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "acl_objects.h"
 #include "acl_error.h"
@@ -42,6 +43,13 @@
 #include "acl_submit.h"
 
 #define ACL_MAX_SUBSCRIBERS	1024	/* CANN's limit per process */
+/*
+ * The runner polls this long for its next task after each one (us):
+ * a wake-up of a sleeping thread on another CPU costs 30 to 40 us in
+ * the TCG guest, a callback launched within the window about 18
+ * (Documentation/performance.md, "The runner lingers").
+ */
+#define ACL_RUNNER_SPIN_DEFAULT_US	100
 
 /* The runner of one stream. */
 struct acl_hostq {
@@ -559,20 +567,46 @@ static bool acl_hostq_has_work(const void *arg)
 	       __atomic_load_n(&q->stop, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * How long the runner polls for its next task after it ran one:
+ * ACL_RUNNER_SPIN_US if set, else ACL_RUNNER_SPIN_DEFAULT_US where a
+ * second CPU is online (polling on the only CPU delays the launcher).
+ * A program that launches host functions in a loop meets a runner
+ * awake; one that launched its last long ago meets it asleep, and costs
+ * no CPU in between.
+ */
+static uint64_t acl_hostq_linger_ns(void)
+{
+	const char *env = getenv("ACL_RUNNER_SPIN_US");
+	long long us;
+
+	if (env && *env) {
+		us = strtoll(env, NULL, 10);
+		return us > 0 ? (uint64_t)us * 1000 : 0;
+	}
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return 0;
+	return ACL_RUNNER_SPIN_DEFAULT_US * 1000ULL;
+}
+
 static void *acl_hostq_main(void *arg)
 {
 	struct acl_hostq *q = arg;
+	uint64_t linger = acl_hostq_linger_ns(), spin = 0;
 	struct acl_htask *t;
 	bool handed;
 
 	for (;;) {
 		/*
-		 * Where the stream's waiters spin (ACL_STREAM_FAST_SYNC,
-		 * ACL_WAIT_SPIN_US), the runner polls for its next task as
-		 * long before it sleeps: a task queued within that time
-		 * runs without a thread wake-up, the cost of a callback.
+		 * A task queued while the runner polls runs without a
+		 * thread wake-up, most of a callback's cost. It polls
+		 * after each task (linger), and always as long as the
+		 * stream's waiters would (ACL_STREAM_FAST_SYNC,
+		 * ACL_WAIT_SPIN_US).
 		 */
-		acl_spin(acl_hostq_has_work, q, q->ring->spin_ns);
+		if (spin < q->ring->spin_ns)
+			spin = q->ring->spin_ns;
+		acl_spin(acl_hostq_has_work, q, spin);
 		pthread_mutex_lock(&q->lock);
 		while (!q->head && !q->stop)
 			pthread_cond_wait(&q->cond, &q->lock);
@@ -595,6 +629,7 @@ static void *acl_hostq_main(void *arg)
 		}
 		if (!handed)
 			acl_htask_free(t);
+		spin = linger;
 	}
 }
 

@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "t_acl.h"
@@ -251,6 +254,80 @@ START_TEST(test_host_func_ordered)
 }
 END_TEST
 
+/* The runner's thread id, and whether the function ran. */
+struct t_runner {
+	pid_t tid;
+	int ran;
+};
+
+static void t_note_runner(void *p)
+{
+	struct t_runner *r = p;
+
+	r->tid = (pid_t)syscall(SYS_gettid);
+	__atomic_store_n(&r->ran, 1, __ATOMIC_RELEASE);
+}
+
+static double t_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The scheduler's state letter of thread @tid of this process. */
+static char t_thread_state(pid_t tid)
+{
+	char path[64], line[512], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+	fclose(f);
+	p = strrchr(line, ')');	/* the name may hold spaces */
+	ck_assert_ptr_nonnull(p);
+	return p[2];
+}
+
+/*
+ * After a host function the runner polls for the next one for
+ * ACL_RUNNER_SPIN_US (it is running, not asleep), and sleeps at once
+ * with 0; destroying the stream cuts a long poll short.
+ */
+START_TEST(test_runner_lingers)
+{
+	static const char *const spin[] = { "2000000", "0" };
+	struct t_runner r = { 0 };
+	aclrtStream s;
+	double t0;
+	char state;
+	int dev;
+
+	if (!t_acl_use_backend(1, &dev))
+		return;
+	ck_assert_int_eq(setenv("ACL_RUNNER_SPIN_US", spin[_i], 1), 0);
+	T_ACL_OK(aclrtCreateStream(&s));
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_note_runner, &r));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	ck_assert(__atomic_load_n(&r.ran, __ATOMIC_ACQUIRE));
+	usleep(20000);
+	state = t_thread_state(r.tid);
+	if (_i == 0)
+		ck_assert_msg(state == 'R', "runner %c while it should poll", state);
+	else
+		ck_assert_msg(state == 'S', "runner %c while it should sleep", state);
+	t0 = t_now();
+	T_ACL_OK(aclrtDestroyStream(s));
+	ck_assert_msg(t_now() - t0 < 1.0, "destroy waited %.2f s for the runner",
+		      t_now() - t0);
+	unsetenv("ACL_RUNNER_SPIN_US");
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
 /* aclrtSubscribeHostFunc: the application's thread runs them, in order. */
 START_TEST(test_host_func_subscribed)
 {
@@ -434,6 +511,7 @@ static Suite *acl_callback_suite(void)
 	tcase_add_test(tc, test_callback_errors);
 	tcase_add_loop_test(tc, test_host_func_ordered, 0, 2);
 	tcase_add_loop_test(tc, test_host_func_subscribed, 0, 2);
+	tcase_add_loop_test(tc, test_runner_lingers, 0, 2);
 	tcase_add_test(tc, test_host_func_process_errors);
 	tcase_add_loop_test(tc, test_value_write_wait, 0, 2);
 	tcase_add_test(tc, test_host_tasks_captured);
