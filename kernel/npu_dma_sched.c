@@ -12,7 +12,8 @@
  *
  * A queue parked at a WAIT goes on a list kicked whenever any queue
  * retires work. Each pass retires at most NPU_SCHED_BUDGET jobs before
- * it requeues itself, so that queues share the NPU's channels.
+ * it publishes them (eventfd, parked queues) and the worker starts
+ * another; the NPU's channels are shared by priority (npu_dma_chan.c).
  */
 
 #include <linux/ktime.h>
@@ -195,8 +196,9 @@ static void npu_sched_run_job(struct npu_dma_queue *q, struct npu_dma_job *job)
  * the GRAPH job itself retires after its last task. Between tasks the
  * replay publishes what completed when it parks.
  *
- * Return: false when the pass's budget ran out (the work is requeued),
- * true when the queue is empty or parked.
+ * Return: false when the pass's budget ran out (the caller ends the pass
+ * and starts another, or hands the rest to the worker), true when the
+ * queue is empty or parked.
  */
 bool npu_dma_sched_run(struct npu_dma_queue *q, struct npu_dma_sched_pass *p)
 {
@@ -220,11 +222,9 @@ bool npu_dma_sched_run(struct npu_dma_queue *q, struct npu_dma_sched_pass *p)
 		}
 		npu_sched_run_job(q, job);
 		npu_dma_retire_job(q, job);
-		if (!--p->budget) {
-			/* Let the other queues have the channels too. */
-			npu_dma_sched_kick(q);
+		/* Publish what retired now and then (npu_dma_sched_end()). */
+		if (!--p->budget)
 			return false;
-		}
 	}
 	return true;
 }

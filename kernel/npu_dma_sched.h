@@ -14,7 +14,7 @@ struct npu_dma_queue;
  * @t0: local_clock() at its start, for the file's engine time
  * @idx: drm_dev_enter() cookie
  * @entered: the device was entered (not unplugged)
- * @budget: jobs it may still retire before it yields to other queues
+ * @budget: jobs it may still retire before it publishes them and ends
  * @retired: some work completed: signal and unblock waiters at the end
  */
 struct npu_dma_sched_pass {
