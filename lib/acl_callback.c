@@ -624,8 +624,10 @@ static void *acl_hostq_main(void *arg)
 		handed = false;
 		/* Not parked (failed, aborted, NPU gone): nothing to run. */
 		if (!acl_ring_wait_barrier(q->ring, t->seq, -1)) {
+			acl_ring_set_host_busy(q->ring, t->seq);
 			handed = acl_htask_run(q, t);
 			acl_ring_barrier_release(q->ring, t->seq);
+			acl_ring_set_host_busy(q->ring, 0);
 		}
 		if (!handed)
 			acl_htask_free(t);

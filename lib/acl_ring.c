@@ -25,6 +25,14 @@
 
 /* ACL_STREAM_FAST_SYNC waiters spin this long before sleeping (us). */
 #define ACL_SPIN_DEFAULT_US	100
+/*
+ * Any waiter polls this long (us) while the stream's runner serves a
+ * host task: a host function's release comes a few us after it returns,
+ * sooner than the eventfd's wake-up, and a wake-up just before the next
+ * launch costs that launch as much again (Documentation/performance.md,
+ * "Waiters poll while the runner serves the stream").
+ */
+#define ACL_HOST_SPIN_DEFAULT_US	50
 /* Polls of the completion word between two reads of the clock. */
 #define ACL_SPIN_CHECK		64
 /*
@@ -103,6 +111,22 @@ static uint64_t acl_spin_default_ns(bool fast_sync)
 	return ACL_SPIN_DEFAULT_US * 1000ULL;
 }
 
+/*
+ * How long a waiter polls while the runner serves the stream: what
+ * ACL_WAIT_SPIN_US says if set, else ACL_HOST_SPIN_DEFAULT_US where the
+ * runner has a CPU of its own. Unlike polling for the NPU, this waits
+ * for a thread of the same process that is running, not for work
+ * another CPU may have to be taken from.
+ */
+static uint64_t acl_host_spin_default_ns(void)
+{
+	const char *env = getenv("ACL_WAIT_SPIN_US");
+
+	if ((env && *env) || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return acl_spin_default_ns(false);
+	return ACL_HOST_SPIN_DEFAULT_US * 1000ULL;
+}
+
 void acl_ring_set_fast_sync(struct acl_ring *r)
 {
 	r->spin_ns = acl_spin_default_ns(true);
@@ -159,6 +183,7 @@ struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err)
 	/* A kernel that asks for doorbells says so on a new, idle queue. */
 	r->lazy_doorbell = r->ctrl->flags & NPU_DMA_QUEUE_S_NEED_WAKEUP;
 	r->spin_ns = acl_spin_default_ns(false);
+	r->host_spin_ns = acl_host_spin_default_ns();
 	acl_ring_init_sync(r);
 	return r;
 
@@ -540,10 +565,24 @@ static bool acl_spin_seq_done(const void *arg)
 	return w->done(w->r, w->seq);
 }
 
+static bool acl_ring_host_busy(const struct acl_ring *r)
+{
+	return __atomic_load_n(&r->host_busy, __ATOMIC_ACQUIRE);
+}
+
+/* Done, or the runner let go of the queue: polling gains no more. */
+static bool acl_spin_host_done(const void *arg)
+{
+	const struct acl_spin_seq *w = arg;
+
+	return w->done(w->r, w->seq) || !acl_ring_host_busy(w->r);
+}
+
 /*
  * Poll @done for up to @r->spin_ns: a completion that comes within it
  * is seen without the eventfd's wake-up, which costs more than a short
- * copy.
+ * copy. Then, while the stream's runner serves a host task, for up to
+ * @r->host_spin_ns more, or until it released the queue.
  */
 static bool acl_ring_spin(struct acl_ring *r,
 			  bool (*done)(const struct acl_ring *, uint64_t),
@@ -551,7 +590,12 @@ static bool acl_ring_spin(struct acl_ring *r,
 {
 	struct acl_spin_seq w = { .r = r, .done = done, .seq = seq };
 
-	return acl_spin(acl_spin_seq_done, &w, r->spin_ns);
+	if (acl_spin(acl_spin_seq_done, &w, r->spin_ns))
+		return true;
+	if (!r->host_spin_ns || !acl_ring_host_busy(r))
+		return false;
+	acl_spin(acl_spin_host_done, &w, r->host_spin_ns);
+	return done(r, seq);
 }
 
 /* Wait until @done(r, seq), sharing the eventfd with the other waiters. */
@@ -598,10 +642,12 @@ int acl_ring_wait(struct acl_ring *r, uint64_t seq, int32_t timeout_ms)
 	/*
 	 * A waiter that is going to block anyway offers to run what the
 	 * worker has not started (the driver declines if it has, or if the
-	 * work is large). An error is left for the wait: it is the
+	 * work is large); not while the queue is parked at a host task, whose
+	 * release starts what follows it. An error is left for the wait: it is the
 	 * doorbell of whoever published the work that reports it.
 	 */
-	if (r->help && timeout_ms && !acl_ring_reached(r, seq))
+	if (r->help && timeout_ms && !acl_ring_reached(r, seq) &&
+	    !acl_ring_host_busy(r))
 		acl_kmd_queue_submit(r->fd, r->id, NPU_DMA_SUBMIT_F_HELP);
 	return acl_ring_wait_for(r, acl_ring_reached, seq, timeout_ms);
 }

@@ -37,6 +37,9 @@ struct acl_ring {
 	uint32_t streak;		/* atomic: inline doorbells since a wait */
 	uint64_t spin_ns;		/* waiters poll this long, then sleep */
 	bool help;			/* waiters run work not started yet */
+	/* atomic: seq of the HOST_BARRIER the runner is serving, or 0 */
+	uint64_t host_busy;
+	uint64_t host_spin_ns;		/* waiters poll that long meanwhile */
 };
 
 struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err);
@@ -93,6 +96,15 @@ int acl_ring_wait_barrier(struct acl_ring *r, uint64_t seq, int32_t timeout_ms);
 int acl_ring_ctl(struct acl_ring *r, uint32_t op, uint32_t value);
 /* BARRIER_RELEASE of @seq: 0 or -errno. */
 int acl_ring_barrier_release(struct acl_ring *r, uint64_t seq);
+/*
+ * The stream's runner serves HOST_BARRIER @seq (the queue parked at it)
+ * until it released it, 0: waiters poll rather than sleep meanwhile.
+ */
+static inline void acl_ring_set_host_busy(struct acl_ring *r, uint64_t seq)
+{
+	__atomic_store_n(&r->host_busy, seq, __ATOMIC_RELEASE);
+}
+
 /* Error (-errno) of a failed descriptor in [first, last], or 0. */
 int acl_ring_error_in(const struct acl_ring *r, uint64_t first, uint64_t last);
 uint32_t acl_ring_error_count(const struct acl_ring *r);

@@ -328,6 +328,76 @@ START_TEST(test_runner_lingers)
 }
 END_TEST
 
+/* A host function that takes a while; notes when it started and ended. */
+struct t_slow {
+	useconds_t us;
+	int started;
+	double ended;
+};
+
+static void t_slow_fn(void *p)
+{
+	struct t_slow *f = p;
+
+	__atomic_store_n(&f->started, 1, __ATOMIC_RELEASE);
+	usleep(f->us);
+	f->ended = t_now();
+}
+
+struct t_syncer {
+	aclrtStream s;
+	pid_t tid;
+	int waiting;
+	aclError ret;
+	double returned;
+};
+
+static void *t_sync_main(void *p)
+{
+	struct t_syncer *w = p;
+
+	w->tid = (pid_t)syscall(SYS_gettid);
+	__atomic_store_n(&w->waiting, 1, __ATOMIC_RELEASE);
+	w->ret = aclrtSynchronizeStream(w->s);
+	w->returned = t_now();
+	return NULL;
+}
+
+/*
+ * While the runner serves a host function, a waiter polls (for 50 us by
+ * default) rather than sleep at once: here the function takes 300 ms,
+ * and the waiter must be asleep long before it ends, and return after.
+ */
+START_TEST(test_waiter_polls_briefly)
+{
+	struct t_slow f = { .us = 300000 };
+	struct t_syncer w = { 0 };
+	pthread_t th;
+	char state;
+	int dev;
+
+	if (!t_acl_use_backend(1, &dev))
+		return;
+	unsetenv("ACL_WAIT_SPIN_US");
+	T_ACL_OK(aclrtCreateStream(&w.s));
+	T_ACL_OK(aclrtLaunchHostFunc(w.s, t_slow_fn, &f));
+	while (!__atomic_load_n(&f.started, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	ck_assert_int_eq(pthread_create(&th, NULL, t_sync_main, &w), 0);
+	while (!__atomic_load_n(&w.waiting, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	usleep(100000);
+	state = t_thread_state(w.tid);
+	ck_assert_msg(state == 'S', "waiter %c 100 ms into a host function",
+		      state);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	T_ACL_OK(w.ret);
+	ck_assert(f.ended > 0 && w.returned >= f.ended);
+	T_ACL_OK(aclrtDestroyStream(w.s));
+	T_ACL_OK(aclrtResetDevice(dev));
+}
+END_TEST
+
 /* aclrtSubscribeHostFunc: the application's thread runs them, in order. */
 START_TEST(test_host_func_subscribed)
 {
@@ -512,6 +582,7 @@ static Suite *acl_callback_suite(void)
 	tcase_add_loop_test(tc, test_host_func_ordered, 0, 2);
 	tcase_add_loop_test(tc, test_host_func_subscribed, 0, 2);
 	tcase_add_loop_test(tc, test_runner_lingers, 0, 2);
+	tcase_add_test(tc, test_waiter_polls_briefly);
 	tcase_add_test(tc, test_host_func_process_errors);
 	tcase_add_loop_test(tc, test_value_write_wait, 0, 2);
 	tcase_add_test(tc, test_host_tasks_captured);
