@@ -146,6 +146,32 @@ void npu_dma_retire_publish(struct npu_dma_queue *q, u64 seq)
 	smp_store_release(&q->ctrl->completed_seq, seq);
 }
 
+/*
+ * The first @n jobs of @q, accounted for and unpinned, leave it: their
+ * completion is published and they are freed.
+ */
+static void npu_retire_unlink(struct npu_dma_queue *q, struct npu_dma_job **jobs,
+			      unsigned int n)
+{
+	u64 last = jobs[n - 1]->last_seq;
+	unsigned int i;
+	bool idle;
+
+	spin_lock_irq(&q->lock);
+	for (i = 0; i < n; i++)
+		list_del(&jobs[i]->node);
+	npu_retire_complete_locked(q, last);
+	idle = list_empty(&q->jobs);
+	spin_unlock_irq(&q->lock);
+
+	/* Unpinned and accounted before user space sees the completion. */
+	smp_store_release(&q->ctrl->completed_seq, last);
+	for (i = 0; i < n; i++)
+		npu_dma_job_free(jobs[i]);
+	if (idle)
+		wake_up_all(&q->idle);
+}
+
 /**
  * npu_dma_retire_job() - account for a job that ran, and publish it
  * @q: its queue
@@ -155,8 +181,6 @@ void npu_dma_retire_publish(struct npu_dma_queue *q, u64 seq)
  */
 void npu_dma_retire_job(struct npu_dma_queue *q, struct npu_dma_job *job)
 {
-	bool idle;
-
 	/* A graph's tasks were accounted for one by one as they ran. */
 	if (!job->graph || job->status)
 		npu_dma_retire_note(q, job);
@@ -169,16 +193,27 @@ void npu_dma_retire_job(struct npu_dma_queue *q, struct npu_dma_job *job)
 	 */
 	npu_dma_job_put_refs(job);
 	npu_dma_budget_uncharge(q, &job->charge);
+	npu_retire_unlink(q, &job, 1);
+}
 
-	spin_lock_irq(&q->lock);
-	list_del(&job->node);
-	npu_retire_complete_locked(q, job->last_seq);
-	idle = list_empty(&q->jobs);
-	spin_unlock_irq(&q->lock);
+/**
+ * npu_dma_retire_jobs() - npu_dma_retire_job() for a run of jobs
+ * @q: their queue
+ * @jobs: the first @n jobs of @q, in order, each status final; freed here
+ * @n: how many
+ *
+ * One pass over the queue's lock and one completion published for the
+ * whole run, as for a batch's members.
+ */
+void npu_dma_retire_jobs(struct npu_dma_queue *q, struct npu_dma_job **jobs,
+			 unsigned int n)
+{
+	unsigned int i;
 
-	/* Unpinned and accounted before user space sees the completion. */
-	smp_store_release(&q->ctrl->completed_seq, job->last_seq);
-	npu_dma_job_free(job);
-	if (idle)
-		wake_up_all(&q->idle);
+	for (i = 0; i < n; i++) {
+		npu_dma_retire_note(q, jobs[i]);
+		npu_dma_job_put_refs(jobs[i]);
+		npu_dma_budget_uncharge(q, &jobs[i]->charge);
+	}
+	npu_retire_unlink(q, jobs, n);
 }

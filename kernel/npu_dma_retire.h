@@ -13,6 +13,8 @@ struct npu_dma_queue;
 void npu_dma_retire_note(struct npu_dma_queue *q, struct npu_dma_job *job);
 void npu_dma_retire_publish(struct npu_dma_queue *q, u64 seq);
 void npu_dma_retire_job(struct npu_dma_queue *q, struct npu_dma_job *job);
+void npu_dma_retire_jobs(struct npu_dma_queue *q, struct npu_dma_job **jobs,
+			 unsigned int n);
 u64 npu_dma_queue_completed(struct npu_dma_queue *q);
 
 #endif /* __NPU_DMA_RETIRE_H__ */

@@ -560,32 +560,52 @@ out:
 	return ret;
 }
 
-/* Members @from .. @to - 1 of @jobs failed with @ret, unless failed already. */
-static void npu_xfer_members_fail(struct npu_dma_job *jobs, unsigned int from,
-				  unsigned int to, int ret)
+/*
+ * Jobs run in turn on one channel, sharing engine calls: a batch's
+ * members (an array), or plain copies at the head of a queue, each a job
+ * of its own (pointers).
+ */
+struct npu_xfer_set {
+	struct npu_dma_job *array;
+	struct npu_dma_job **ptrs;
+};
+
+static struct npu_dma_job *npu_xfer_at(const struct npu_xfer_set *s,
+				       unsigned int i)
 {
-	for (; from < to; from++)
-		if (!jobs[from].status)
-			jobs[from].status = ret;
+	return s->ptrs ? s->ptrs[i] : &s->array[i];
 }
 
-/* Move what waits in @w->p: pieces of members @w->first .. @end - 1. */
+/* Jobs @from .. @to - 1 of @s failed with @ret, unless failed already. */
+static void npu_xfer_members_fail(const struct npu_xfer_set *s,
+				  unsigned int from, unsigned int to, int ret)
+{
+	struct npu_dma_job *job;
+
+	for (; from < to; from++) {
+		job = npu_xfer_at(s, from);
+		if (!job->status)
+			job->status = ret;
+	}
+}
+
+/* Move what waits in @w->p: pieces of jobs @w->first .. @end - 1. */
 static void npu_xfer_members_flush(struct npu_xfer_walk *w,
-				   struct npu_dma_job *jobs, unsigned int end)
+				   const struct npu_xfer_set *s, unsigned int end)
 {
 	unsigned int first = w->first;
 	int ret = w->n ? npu_xfer_flush(w) : 0;
 
 	if (ret)
-		npu_xfer_members_fail(jobs, first, end, ret);
+		npu_xfer_members_fail(s, first, end, ret);
 	w->first = end;
 }
 
-/* Member @i, a 1-D copy, into the walk: false if it cannot share it. */
+/* Job @i of @s, a 1-D copy, into the walk: false if it cannot share it. */
 static bool npu_xfer_member_join(struct npu_xfer_walk *w,
-				 struct npu_dma_job *jobs, unsigned int i)
+				 const struct npu_xfer_set *s, unsigned int i)
 {
-	struct npu_dma_job *job = &jobs[i];
+	struct npu_dma_job *job = npu_xfer_at(s, i);
 	int ret;
 
 	npu_xfer_walk_job(w, job);
@@ -601,16 +621,49 @@ static bool npu_xfer_member_join(struct npu_xfer_walk *w,
 	}
 	/*
 	 * A page lookup failed with the pieces still here (the earlier
-	 * members' move them, the failed one's do no harm), or an engine
-	 * call failed with those of members w->first .. @i in it.
+	 * jobs' move them, the failed one's do no harm), or an engine
+	 * call failed with those of jobs w->first .. @i in it.
 	 */
 	if (w->n)
-		npu_xfer_members_flush(w, jobs, i);
+		npu_xfer_members_flush(w, s, i);
 	else
-		npu_xfer_members_fail(jobs, w->first, i, ret);
+		npu_xfer_members_fail(s, w->first, i, ret);
 	job->status = ret;
 	w->first = i + 1;
 	return true;
+}
+
+/* npu_dma_members_run() for the @n jobs of @s. */
+static void npu_xfer_set_run(const struct npu_xfer_set *s, unsigned int n,
+			     int *chan)
+{
+	struct npu_dma_job *job;
+	struct npu_xfer_walk w;
+	unsigned int i;
+
+	w.n = 0;
+	w.first = 0;
+	for (i = 0; i < n; i++) {
+		job = npu_xfer_at(s, i);
+		if (job->status)
+			continue;
+		if (READ_ONCE(job->q->aborting)) {
+			job->status = -ECANCELED;	/* as any job not started */
+			continue;
+		}
+		if (!w.n)	/* nothing held back for the engine */
+			*chan = npu_dma_chan_yield(job->q->ctx->ndev, *chan,
+						   READ_ONCE(job->q->priority));
+		if (job->d.opcode != NPU_DMA_OP_NOP)
+			job->chan = *chan;	/* as traced */
+		if (job->d.opcode == NPU_DMA_OP_COPY &&
+		    npu_xfer_member_join(&w, s, i))
+			continue;
+		npu_xfer_members_flush(&w, s, i);
+		job->status = npu_dma_job_run_on_chan(job);
+		w.first = i + 1;
+	}
+	npu_xfer_members_flush(&w, s, n);
 }
 
 /**
@@ -630,31 +683,30 @@ static bool npu_xfer_member_join(struct npu_xfer_walk *w,
  */
 void npu_dma_members_run(struct npu_dma_job *jobs, unsigned int n, int *chan)
 {
-	struct npu_xfer_walk w;
-	unsigned int i;
+	const struct npu_xfer_set s = { .array = jobs };
 
-	w.n = 0;
-	w.first = 0;
-	for (i = 0; i < n; i++) {
-		if (jobs[i].status)
-			continue;
-		if (READ_ONCE(jobs[i].q->aborting)) {
-			jobs[i].status = -ECANCELED;	/* as any job not started */
-			continue;
-		}
-		if (!w.n)	/* nothing held back for the engine */
-			*chan = npu_dma_chan_yield(jobs[i].q->ctx->ndev, *chan,
-						   READ_ONCE(jobs[i].q->priority));
-		if (jobs[i].d.opcode != NPU_DMA_OP_NOP)
-			jobs[i].chan = *chan;	/* as traced */
-		if (jobs[i].d.opcode == NPU_DMA_OP_COPY &&
-		    npu_xfer_member_join(&w, jobs, i))
-			continue;
-		npu_xfer_members_flush(&w, jobs, i);
-		jobs[i].status = npu_dma_job_run_on_chan(&jobs[i]);
-		w.first = i + 1;
-	}
-	npu_xfer_members_flush(&w, jobs, n);
+	npu_xfer_set_run(&s, n, chan);
+}
+
+/**
+ * npu_dma_jobs_run() - execute a run of a queue's jobs on one channel
+ * @jobs: consecutive validated jobs of one queue, in order; none a
+ *	graph or a batch, none with a peer NPU's memory on either side
+ * @n: how many
+ *
+ * As batch members run (npu_dma_members_run()): one channel for all of
+ * them, plain copies sharing engine calls. Sets each job's status.
+ * Sleeps while waiting for a channel and for the engine.
+ */
+void npu_dma_jobs_run(struct npu_dma_job **jobs, unsigned int n)
+{
+	const struct npu_xfer_set s = { .ptrs = jobs };
+	struct npu_dma_queue *q = jobs[0]->q;
+	int chan;
+
+	chan = npu_dma_chan_get(q->ctx->ndev, READ_ONCE(q->priority));
+	npu_xfer_set_run(&s, n, &chan);
+	npu_dma_chan_put(q->ctx->ndev, chan);
 }
 
 /**

@@ -12,10 +12,11 @@ struct npu_dma_job;
 struct npu_dma_queue;
 struct work_struct;
 
-/* npu_dma_xfer.c: one job, or a run of batch members, on the engine */
+/* npu_dma_xfer.c: one job, or a run of batch members or jobs, on the engine */
 int npu_dma_job_run(struct npu_dma_job *job);
 int npu_dma_job_run_on_chan(struct npu_dma_job *job);
 void npu_dma_members_run(struct npu_dma_job *jobs, unsigned int n, int *chan);
+void npu_dma_jobs_run(struct npu_dma_job **jobs, unsigned int n);
 
 /* npu_dma_indirect.c: copies whose addresses are read when they run */
 int npu_dma_indirect_run(struct npu_dma_job *job);
