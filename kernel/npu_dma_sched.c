@@ -213,17 +213,20 @@ static bool npu_sched_plain_copy(const struct npu_dma_job *job)
 }
 
 /*
- * Up to @max plain copies from the head of @q into @run: how many. Only
- * run_lock's holder removes jobs, so they stay after the lock is let go.
+ * @head, a plain copy at the head of @q, and the plain copies after it,
+ * up to @max in all, into @run: how many. Only run_lock's holder removes
+ * jobs, so they stay after the lock is let go.
  */
 static unsigned int npu_sched_gather(struct npu_dma_queue *q,
+				     struct npu_dma_job *head,
 				     struct npu_dma_job **run, unsigned int max)
 {
-	struct npu_dma_job *job;
-	unsigned int n = 0;
+	struct npu_dma_job *job = head;
+	unsigned int n = 1;
 
+	run[0] = head;
 	spin_lock_irq(&q->lock);
-	list_for_each_entry(job, &q->jobs, node) {
+	list_for_each_entry_continue(job, &q->jobs, node) {
 		if (n == max || !npu_sched_plain_copy(job))
 			break;
 		run[n++] = job;
@@ -237,18 +240,22 @@ static unsigned int npu_sched_gather(struct npu_dma_queue *q,
  * do (npu_dma_jobs_run()): one channel, the engine's calls shared, one
  * retirement. Each job taking its own channel, engine call, peer test
  * and pass over the queue's lock cost a stream of 4 KiB copies on a sim
- * NPU about a third of its worker's time. Return: how many ran (0: the
- * head is not such a copy, or it is alone).
+ * NPU about a third of its worker's time. Return: how many ran (0:
+ * @head is not such a copy, or it is alone).
  */
 static unsigned int npu_sched_run_copies(struct npu_dma_queue *q,
+					 struct npu_dma_job *head,
 					 struct npu_dma_sched_pass *p)
 {
 	struct npu_dma_job *run[NPU_SCHED_RUN];
 	unsigned int n;
 
-	if (q->aborting || READ_ONCE(q->stopped) || p->budget < 2)
+	/* Tested before the lock: most heads that are not copies are alone. */
+	if (q->aborting || READ_ONCE(q->stopped) || p->budget < 2 ||
+	    !npu_sched_plain_copy(head))
 		return 0;
-	n = npu_sched_gather(q, run, min_t(unsigned int, p->budget, NPU_SCHED_RUN));
+	n = npu_sched_gather(q, head, run,
+			     min_t(unsigned int, p->budget, NPU_SCHED_RUN));
 	if (n < 2)
 		return 0;
 	npu_dma_jobs_run(run, n);
@@ -291,7 +298,7 @@ bool npu_dma_sched_run(struct npu_dma_queue *q, struct npu_dma_sched_pass *p)
 			npu_dma_graph_run_task(job, &task);
 			continue;
 		}
-		n = npu_sched_run_copies(q, p);
+		n = npu_sched_run_copies(q, job, p);
 		if (!n) {
 			npu_sched_run_job(q, job);
 			npu_dma_retire_job(q, job);

@@ -642,9 +642,10 @@ int acl_ring_wait(struct acl_ring *r, uint64_t seq, int32_t timeout_ms)
 	/*
 	 * A waiter that is going to block anyway offers to run what the
 	 * worker has not started (the driver declines if it has, or if the
-	 * work is large); not while the queue is parked at a host task, whose
-	 * release starts what follows it. An error is left for the wait: it is the
-	 * doorbell of whoever published the work that reports it.
+	 * work is large); not while the queue is parked at a host task,
+	 * whose release starts what follows it. An error is left for the
+	 * wait: it is the doorbell of whoever published the work that
+	 * reports it.
 	 */
 	if (r->help && timeout_ms && !acl_ring_reached(r, seq) &&
 	    !acl_ring_host_busy(r))
