@@ -10,6 +10,9 @@
  * until the queue parks at its barrier (barrier_seq, signalled through
  * the stream's eventfd, shared with the stream's other waiters by
  * acl_ring_wait_barrier()), does the host part, then BARRIER_RELEASE.
+ * A host function or callback launched on an idle stream is the
+ * exception: it starts at once, and its barrier is queued only if work
+ * comes after it while it runs ("tasks started early" below).
  *
  *  - aclrtLaunchHostFunc: the runner calls the function (CANN's runtime
  *    thread model); the stream waits for it. On a stream subscribed with
@@ -31,6 +34,7 @@
  * list of posted tasks, and the Process call that runs them.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,6 +55,23 @@
  */
 #define ACL_RUNNER_SPIN_DEFAULT_US	100
 
+/*
+ * A host function or callback launched on an idle stream starts at
+ * once: nothing before it is left to wait for, so the runner takes it
+ * without a HOST_BARRIER (whose doorbell and park are most of a
+ * launch's cost). The stream's order is kept by whoever comes next: a
+ * submission while it runs queues its barrier first, which the runner
+ * releases when it returns (acl_hostq_fence_locked()); a synchronize
+ * does the same, after a short poll for it to return.
+ */
+enum acl_early {
+	ACL_EARLY_NONE,		/* no task started early runs */
+	ACL_EARLY_RUNNING,	/* one runs, with no barrier on the stream */
+	ACL_EARLY_FENCING,	/* a submitter queues its barrier */
+	ACL_EARLY_FENCED,	/* its barrier, early_seq, awaits release */
+	ACL_EARLY_ABANDONED,	/* aborted: nothing on the stream waits */
+};
+
 /* The runner of one stream. */
 struct acl_hostq {
 	struct acl_ring *ring;		/* the stream's (a reference) */
@@ -59,6 +80,10 @@ struct acl_hostq {
 	pthread_cond_t cond;		/* a task arrived, or stop */
 	struct acl_htask *head, *tail;	/* in sequence order */
 	bool stop;
+	int early;			/* atomic: enum acl_early */
+	uint64_t early_seq;		/* ACL_EARLY_FENCED: the barrier */
+	/* The task started early (a NO_BLOCK callback is allocated) */
+	struct acl_htask early_task;
 	struct acl_ring *io;		/* value tasks' copies, made on demand */
 	/* A failed host task (timed-out event wait), under lock: */
 	uint32_t failures;		/* how many so far */
@@ -589,6 +614,57 @@ static uint64_t acl_hostq_linger_ns(void)
 	return ACL_RUNNER_SPIN_DEFAULT_US * 1000ULL;
 }
 
+/*
+ * The task started early returned (or, NO_BLOCK, was posted): let the
+ * stream go on past it, releasing the barrier a submitter queued for it
+ * meanwhile, if any.
+ */
+static void acl_hostq_early_end(struct acl_hostq *q)
+{
+	int state = ACL_EARLY_RUNNING;
+	uint64_t seq;
+
+	acl_ring_set_host_busy(q->ring, 0);
+	while (!__atomic_compare_exchange_n(&q->early, &state, ACL_EARLY_NONE,
+					    false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE)) {
+		if (state == ACL_EARLY_FENCED) {
+			seq = __atomic_load_n(&q->early_seq, __ATOMIC_RELAXED);
+			acl_ring_set_host_busy(q->ring, seq);
+			/* Went past unreleased: the stream was aborted. */
+			if (!acl_ring_wait_barrier(q->ring, seq, -1))
+				acl_ring_barrier_release(q->ring, seq);
+			acl_ring_set_host_busy(q->ring, 0);
+		}
+		if (state != ACL_EARLY_FENCING) {
+			/* Only this thread leaves FENCED and ABANDONED. */
+			__atomic_store_n(&q->early, ACL_EARLY_NONE,
+					 __ATOMIC_RELEASE);
+			return;
+		}
+		/* A doorbell under way, ending in FENCED or back at RUNNING. */
+		sched_yield();
+		state = ACL_EARLY_RUNNING;
+	}
+}
+
+/*
+ * Run @t, started early: the stream was idle at its launch. It is done
+ * with before the stream may go on, as q->early_task may be reused then.
+ */
+static void acl_hostq_run_early(struct acl_hostq *q, struct acl_htask *t)
+{
+	acl_ring_set_host_busy(q->ring, ACL_HOST_BUSY_EARLY);
+	if (t == &q->early_task) {
+		acl_htask_run(q, t);
+		acl_sub_put(t->sub);
+		acl_htask_release(t);
+	} else if (!acl_htask_run(q, t)) {
+		acl_htask_free(t);
+	}
+	acl_hostq_early_end(q);
+}
+
 static void *acl_hostq_main(void *arg)
 {
 	struct acl_hostq *q = arg;
@@ -621,6 +697,11 @@ static void *acl_hostq_main(void *arg)
 		pthread_mutex_unlock(&q->lock);
 		if (!t)
 			return NULL;
+		if (!t->seq) {
+			acl_hostq_run_early(q, t);
+			spin = linger;
+			continue;
+		}
 		handed = false;
 		/* Not parked (failed, aborted, NPU gone): nothing to run. */
 		if (!acl_ring_wait_barrier(q->ring, t->seq, -1)) {
@@ -668,6 +749,32 @@ out_unlock:
 	return err;
 }
 
+/* @t as the runner's copy of @src, its barrier @seq (0: started early). */
+static void acl_htask_init(struct acl_htask *t, struct acl_stream *s,
+			   const struct acl_htask *src, uint64_t seq)
+{
+	*t = *src;
+	t->seq = seq;
+	t->sub = t->kind == ACL_HT_CALLBACK ? acl_sub_of(s, ACL_SUB_REPORT) :
+		 t->kind == ACL_HT_HOST_FUNC ?
+		 acl_sub_of(s, ACL_SUB_HOSTFUNC) : NULL;
+	acl_htask_hold(t);
+	if (t->kind == ACL_HT_EVENT_WAIT && t->event)
+		acl_event_resolve(t);
+	t->next = NULL;
+}
+
+static struct acl_htask *acl_htask_copy(struct acl_stream *s,
+					const struct acl_htask *src,
+					uint64_t seq)
+{
+	struct acl_htask *t = malloc(sizeof(*t));
+
+	if (t)
+		acl_htask_init(t, s, src, seq);
+	return t;
+}
+
 struct acl_htask *acl_hostq_prepare(struct acl_stream *s,
 				    const struct acl_ref *refs, size_t nrefs,
 				    uint64_t base, int *err)
@@ -679,21 +786,12 @@ struct acl_htask *acl_hostq_prepare(struct acl_stream *s,
 	for (i = 0; i < nrefs; i++) {
 		if (refs[i].kind != ACL_REF_HOST_TASK)
 			continue;
-		t = malloc(sizeof(*t));
+		t = acl_htask_copy(s, refs[i].task, base + refs[i].idx);
 		if (!t) {
 			acl_hostq_commit(s, list, 0);
 			*err = -ENOMEM;
 			return NULL;
 		}
-		*t = *refs[i].task;
-		t->seq = base + refs[i].idx;
-		t->sub = t->kind == ACL_HT_CALLBACK ? acl_sub_of(s, ACL_SUB_REPORT) :
-			 t->kind == ACL_HT_HOST_FUNC ?
-			 acl_sub_of(s, ACL_SUB_HOSTFUNC) : NULL;
-		acl_htask_hold(t);
-		if (t->kind == ACL_HT_EVENT_WAIT && t->event)
-			acl_event_resolve(t);
-		t->next = NULL;
 		*tailp = t;
 		tailp = &t->next;
 	}
@@ -751,6 +849,122 @@ void acl_hostq_stop(struct acl_stream *s)
 	s->hostq = NULL;
 }
 
+/* ---- tasks started early ----------------------------------------------- */
+
+static bool acl_hostq_early_over(const void *arg)
+{
+	const struct acl_hostq *q = arg;
+
+	return __atomic_load_n(&q->early, __ATOMIC_ACQUIRE) !=
+	       ACL_EARLY_RUNNING;
+}
+
+int acl_hostq_fence_locked(struct acl_stream *s)
+{
+	struct acl_hostq *q = __atomic_load_n(&s->hostq, __ATOMIC_ACQUIRE);
+	struct npu_dma_desc d = { .opcode = NPU_DMA_OP_HOST_BARRIER };
+	int state = ACL_EARLY_RUNNING;
+	uint64_t first, last;
+	int err;
+
+	if (!q || acl_hostq_early_over(q) ||
+	    !__atomic_compare_exchange_n(&q->early, &state, ACL_EARLY_FENCING,
+					 false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return 0;
+	err = acl_ring_submit_locked(s->ring, &d, 1, &first, &last);
+	if (err) {
+		/* The caller's work is refused: nothing waits for the task. */
+		__atomic_store_n(&q->early, ACL_EARLY_RUNNING,
+				 __ATOMIC_RELEASE);
+		return err;
+	}
+	__atomic_store_n(&q->early_seq, last, __ATOMIC_RELAXED);
+	__atomic_store_n(&q->early, ACL_EARLY_FENCED, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void acl_hostq_abandon_locked(struct acl_stream *s)
+{
+	struct acl_hostq *q = __atomic_load_n(&s->hostq, __ATOMIC_ACQUIRE);
+	int state = ACL_EARLY_RUNNING;
+
+	if (q)
+		__atomic_compare_exchange_n(&q->early, &state,
+					    ACL_EARLY_ABANDONED, false,
+					    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+bool acl_hostq_early_busy(struct acl_stream *s)
+{
+	struct acl_hostq *q = __atomic_load_n(&s->hostq, __ATOMIC_ACQUIRE);
+	int state;
+
+	if (!q)
+		return false;
+	state = __atomic_load_n(&q->early, __ATOMIC_ACQUIRE);
+	return state != ACL_EARLY_NONE && state != ACL_EARLY_ABANDONED;
+}
+
+void acl_hostq_settle(struct acl_stream *s)
+{
+	struct acl_hostq *q = __atomic_load_n(&s->hostq, __ATOMIC_ACQUIRE);
+
+	if (q && s->ring->host_spin_ns && !acl_hostq_early_over(q))
+		acl_spin(acl_hostq_early_over, q, s->ring->host_spin_ns);
+}
+
+int acl_stream_mark(struct acl_stream *s, uint64_t *seq)
+{
+	struct acl_ring *r = s->ring;
+	int err;
+
+	pthread_mutex_lock(&r->lock);
+	err = acl_hostq_fence_locked(s);
+	*seq = r->seq;
+	pthread_mutex_unlock(&r->lock);
+	return err;
+}
+
+/*
+ * Start @src now if @s is idle and no other task started early runs:
+ * 1 if it was handed to the runner, 0 if it is to take the stream's
+ * order (a HOST_BARRIER), or -errno.
+ */
+static int acl_hostq_launch_early(struct acl_stream *s,
+				  const struct acl_htask *src)
+{
+	struct acl_ring *r = s->ring;
+	struct acl_htask *t = NULL;
+	struct acl_hostq *q;
+	int err = acl_hostq_start(s);
+
+	if (err)
+		return err;
+	q = s->hostq;
+	pthread_mutex_lock(&r->lock);
+	if (!s->graph && acl_ring_idle(r) &&
+	    __atomic_load_n(&q->early, __ATOMIC_ACQUIRE) == ACL_EARLY_NONE) {
+		/*
+		 * One at a time: its slot in the runner saves an allocation,
+		 * but for a NO_BLOCK callback, which its thread frees.
+		 */
+		if (src->kind == ACL_HT_CALLBACK && !src->block) {
+			t = acl_htask_copy(s, src, 0);
+		} else {
+			t = &q->early_task;
+			acl_htask_init(t, s, src, 0);
+		}
+		if (t) {
+			__atomic_store_n(&q->early, ACL_EARLY_RUNNING,
+					 __ATOMIC_RELEASE);
+			acl_hostq_commit(s, t, r->seq);
+		}
+	}
+	pthread_mutex_unlock(&r->lock);
+	return t ? 1 : 0;
+}
+
 /* ---- submitting -------------------------------------------------------- */
 
 aclError acl_htask_submit(struct acl_stream *s, const struct acl_htask *t)
@@ -764,8 +978,14 @@ aclError acl_htask_submit(struct acl_stream *s, const struct acl_htask *t)
 		.d = &d, .n = 1, .refs = &ref, .nrefs = 1,
 	};
 	uint64_t first, last;
-	int err = acl_stream_submit(s, &w, &first, &last);
+	int err = 0;
 
+	if (t->kind == ACL_HT_HOST_FUNC || t->kind == ACL_HT_CALLBACK)
+		err = acl_hostq_launch_early(s, t);
+	if (!err)
+		err = acl_stream_submit(s, &w, &first, &last);
+	else if (err > 0)
+		err = 0;
 	return err ? acl_err_sys(err, "queueing a host task") : ACL_SUCCESS;
 }
 

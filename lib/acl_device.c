@@ -16,6 +16,7 @@
 #include "acl_ring.h"
 #include "acl_kmd.h"
 #include "acl_device.h"
+#include "acl_htask.h"
 #include "acl_mem.h"
 
 /*
@@ -299,7 +300,8 @@ aclError acl_device_sync(struct acl_device *dev, int32_t timeout_ms)
 	for (i = 0; rings && seqs && i < n; i++) {
 		rings[i] = v[i]->ring;
 		acl_ring_get(rings[i]);
-		seqs[i] = acl_ring_last_seq(rings[i]);
+		/* Fails only with the NPU gone, which the wait reports. */
+		acl_stream_mark(v[i], &seqs[i]);
 	}
 	pthread_mutex_unlock(&dev->lock);
 	if (!rings || !seqs)

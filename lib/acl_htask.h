@@ -81,6 +81,25 @@ struct acl_htask *acl_hostq_prepare(struct acl_stream *s,
  */
 void acl_hostq_commit(struct acl_stream *s, struct acl_htask *list,
 		      uint64_t upto);
+/*
+ * Tasks started early (a host function or callback launched on an idle
+ * stream runs without a HOST_BARRIER until work follows it):
+ * acl_hostq_fence_locked() queues the barrier of one that still runs,
+ * so that what the caller submits next waits for it: 0 or -errno.
+ * Caller holds s->ring->lock, and calls it before any submission.
+ */
+int acl_hostq_fence_locked(struct acl_stream *s);
+/* aclrtStreamAbort: nothing on @s waits for it any more (ring lock held). */
+void acl_hostq_abandon_locked(struct acl_stream *s);
+/* Does one run that the stream's order waits for? */
+bool acl_hostq_early_busy(struct acl_stream *s);
+/* Poll briefly for one to return (a synchronize, before it fences). */
+void acl_hostq_settle(struct acl_stream *s);
+/*
+ * The sequence number in *@seq that covers all of @s's work so far,
+ * fencing a task started early: 0 or -errno (*@seq set anyway).
+ */
+int acl_stream_mark(struct acl_stream *s, uint64_t *seq);
 /* Stop and free @s's runner (after its ring was shut down). */
 void acl_hostq_stop(struct acl_stream *s);
 /* Detach @s from its report thread (stream destruction). */

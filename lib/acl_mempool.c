@@ -46,6 +46,7 @@
 #include "acl_mem.h"
 #include "acl_ring.h"
 #include "acl_stream.h"
+#include "acl_htask.h"
 #include "acl_submit.h"
 
 #define ACL_POOL_GRAIN		(2ULL << 20)	/* CANN's block and pool alignment */
@@ -915,7 +916,8 @@ static void acl_pool_cache(struct acl_mempool *p, struct acl_pool_blk *b,
 	b->state = ACL_BLK_CACHED;
 	b->ring = s->ring;
 	acl_ring_get(b->ring);
-	b->seq = acl_ring_last_seq(s->ring);
+	/* With the NPU gone (the fence failed), no later work runs anyway. */
+	acl_stream_mark(s, &b->seq);
 	p->used -= b->size;
 	acl_blk_merge(b);
 }

@@ -484,6 +484,12 @@ static bool acl_ring_stopped(const struct acl_ring *r)
 	       NPU_DMA_QUEUE_S_STOPPED;
 }
 
+bool acl_ring_idle(const struct acl_ring *r)
+{
+	return !r->destroyed && acl_ring_completed(r) >= r->seq &&
+	       !acl_ring_dead(r) && !acl_ring_stopped(r);
+}
+
 /* One poll round on the eventfd, by the one polling waiter. */
 static int acl_ring_poll_once(struct acl_ring *r, int ms)
 {

@@ -37,10 +37,16 @@ struct acl_ring {
 	uint32_t streak;		/* atomic: inline doorbells since a wait */
 	uint64_t spin_ns;		/* waiters poll this long, then sleep */
 	bool help;			/* waiters run work not started yet */
-	/* atomic: seq of the HOST_BARRIER the runner is serving, or 0 */
+	/*
+	 * atomic: seq of the HOST_BARRIER the runner is serving, or 0;
+	 * ACL_HOST_BUSY_EARLY while it runs a task that has none yet
+	 */
 	uint64_t host_busy;
 	uint64_t host_spin_ns;		/* waiters poll that long meanwhile */
 };
+
+/* acl_ring.host_busy: a task started before its stream reached it. */
+#define ACL_HOST_BUSY_EARLY	UINT64_MAX
 
 struct acl_ring *acl_ring_create(int fd, uint32_t entries, int *err);
 /* Waiters spin before sleeping (ACL_STREAM_FAST_SYNC streams). */
@@ -80,6 +86,11 @@ int acl_ring_submit_locked(struct acl_ring *r, const struct npu_dma_desc *d,
 int acl_ring_submit_one(struct acl_ring *r, const struct npu_dma_desc *d,
 			uint64_t *seq);
 uint64_t acl_ring_completed(const struct acl_ring *r);
+/*
+ * Everything submitted has completed and the queue takes work (neither
+ * stopped, nor dead, nor destroyed). Caller holds r->lock.
+ */
+bool acl_ring_idle(const struct acl_ring *r);
 uint64_t acl_ring_last_seq(struct acl_ring *r);
 /*
  * Wait until @seq completed: 0, -ETIMEDOUT, -ENODEV (NPU gone) or

@@ -185,9 +185,18 @@ aclError acl_stream_check_range(struct acl_stream *s, uint64_t first,
 
 aclError acl_stream_sync(struct acl_stream *s, int32_t timeout_ms)
 {
-	uint64_t seq = acl_ring_last_seq(s->ring);
 	uint32_t count, seen;
-	int err = acl_ring_wait(s->ring, seq, timeout_ms);
+	uint64_t seq;
+	int err;
+
+	/* A host function started early is waited for through its barrier. */
+	if (timeout_ms)
+		acl_hostq_settle(s);
+	err = acl_stream_mark(s, &seq);
+	if (err)
+		return acl_err_sys(err, "queueing the barrier of a running "
+				   "host function");
+	err = acl_ring_wait(s->ring, seq, timeout_ms);
 
 	if (err == -ETIMEDOUT)
 		return acl_err(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
@@ -345,7 +354,8 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream,
 		return ret;
 	if (acl_stream_capturing(s))
 		return acl_stream_captured_err(s);
-	*status = acl_ring_completed(s->ring) >= acl_ring_last_seq(s->ring) ?
+	*status = acl_ring_completed(s->ring) >= acl_ring_last_seq(s->ring) &&
+		  !acl_hostq_early_busy(s) ?
 		  ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
 	return ACL_SUCCESS;
 }

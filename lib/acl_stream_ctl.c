@@ -204,6 +204,8 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream)
 		return ret;
 	pthread_mutex_lock(&s->ring->lock);
 	err = acl_ring_ctl(s->ring, NPU_DMA_QUEUE_CTL_ABORT, 0);
+	if (!err)
+		acl_hostq_abandon_locked(s);
 	pthread_mutex_unlock(&s->ring->lock);
 	if (err)
 		return acl_err_sys(err, "DRM_IOCTL_NPU_DMA_QUEUE_CTL (ABORT)");

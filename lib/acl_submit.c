@@ -213,6 +213,26 @@ static bool acl_work_is_one(const struct acl_work *w)
 	return !w->x && w->n == 1 && !w->nrefs;
 }
 
+/* @w onto @s's ring, in order. Caller holds the ring's lock. */
+static int acl_stream_run_locked(struct acl_stream *s, const struct acl_work *w,
+				 uint64_t *first, uint64_t *last)
+{
+	struct acl_ring *r = s->ring;
+	/* After a host task started early that still runs: its barrier. */
+	int err = acl_hostq_fence_locked(s);
+
+	if (err)
+		return err;
+	if (acl_work_is_one(w)) {
+		err = acl_ring_submit_one(r, w->d, first);
+		*last = *first;
+		return err;
+	}
+	if (w->nrefs)
+		return acl_stream_submit_refs_locked(s, w, first, last);
+	return acl_ring_submit_work_locked(r, w, first, last);
+}
+
 int acl_stream_submit(struct acl_stream *s, const struct acl_work *w,
 		      uint64_t *first, uint64_t *last)
 {
@@ -225,16 +245,10 @@ int acl_stream_submit(struct acl_stream *s, const struct acl_work *w,
 	if (err)
 		return err;
 	pthread_mutex_lock(&r->lock);
-	if (!s->graph && acl_work_is_one(w)) {
-		err = acl_ring_submit_one(r, w->d, first);
-		*last = *first;
-	} else if (s->graph) {
+	if (s->graph)
 		err = acl_work_capture(s->graph, w);
-	} else if (w->nrefs) {
-		err = acl_stream_submit_refs_locked(s, w, first, last);
-	} else {
-		err = acl_ring_submit_work_locked(r, w, first, last);
-	}
+	else
+		err = acl_stream_run_locked(s, w, first, last);
 	pthread_mutex_unlock(&r->lock);
 	if (!err && w->nrefs)
 		acl_refs_events(s, w->refs, w->nrefs, *first);

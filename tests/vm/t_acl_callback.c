@@ -398,6 +398,88 @@ START_TEST(test_waiter_polls_briefly)
 }
 END_TEST
 
+/*
+ * A host function launched on an idle stream starts without a barrier
+ * (lib/acl_callback.c, "tasks started early"); what comes after it must
+ * still wait for it. Case @_i: 0 a copy queued while it runs, 1 a
+ * synchronize, 2 an event recorded after it, 3 a device synchronize;
+ * each on a stream with nothing queued before the function.
+ */
+START_TEST(test_host_func_early_ordered)
+{
+	struct t_cb c = { .value = 5 };
+	aclrtStreamStatus status;
+	struct t_bufs b;
+	aclrtEvent e;
+	aclrtStream s;
+	int dev;
+
+	if (!t_host_func_setup(1, &dev, &s, &b, &c))
+		return;
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_cb_rewrite, &c));
+	/* It sleeps 20 ms first: the stream is busy with it. */
+	T_ACL_OK(aclrtStreamQuery(s, &status));
+	ck_assert_int_eq(status, ACL_STREAM_STATUS_NOT_READY);
+	switch (_i) {
+	case 0:
+		T_ACL_OK(aclrtMemcpyAsync(b.d1, T_LEN, b.h, T_LEN,
+					  ACL_MEMCPY_HOST_TO_DEVICE, s));
+		T_ACL_OK(aclrtMemcpyAsync(b.o1, T_LEN, b.d1, T_LEN,
+					  ACL_MEMCPY_DEVICE_TO_HOST, s));
+		T_ACL_OK(aclrtSynchronizeStream(s));
+		t_expect_all(b.o1, c.value, "copy queued while it ran");
+		break;
+	case 1:
+		T_ACL_OK(aclrtSynchronizeStream(s));
+		break;
+	case 2:
+		T_ACL_OK(aclrtCreateEvent(&e));
+		T_ACL_OK(aclrtRecordEvent(e, s));
+		T_ACL_OK(aclrtSynchronizeEvent(e));
+		T_ACL_OK(aclrtDestroyEvent(e));
+		break;
+	case 3:
+		T_ACL_OK(aclrtSynchronizeDevice());
+		break;
+	}
+	ck_assert_int_eq(__atomic_load_n(&c.calls, __ATOMIC_ACQUIRE), 1);
+	T_ACL_OK(aclrtStreamQuery(s, &status));
+	ck_assert_int_eq(status, ACL_STREAM_STATUS_COMPLETE);
+	t_host_func_teardown(dev, s, &b);
+}
+END_TEST
+
+/*
+ * aclrtStreamAbort while a host function started early runs: as for one
+ * parked at its barrier, the stream runs again at once, and what is
+ * queued after the abort does not wait for the function.
+ */
+START_TEST(test_host_func_early_aborted)
+{
+	struct t_cb c = { .value = 6 };
+	struct t_bufs b;
+	aclrtStream s;
+	struct t_gate g;
+	int dev;
+
+	if (!t_host_func_setup(1, &dev, &s, &b, &c))
+		return;
+	t_gate_init(&g);
+	/* Held until the end: every synchronize below returns before it. */
+	T_ACL_OK(aclrtLaunchHostFunc(s, t_gate_fn, &g));
+	T_ACL_OK(aclrtStreamAbort(s));
+	T_ACL_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_STREAM_ABORT);
+	T_ACL_OK(aclrtMemcpyAsync(b.d1, T_LEN, b.h, T_LEN,
+				  ACL_MEMCPY_HOST_TO_DEVICE, s));
+	T_ACL_OK(aclrtMemcpyAsync(b.o1, T_LEN, b.d1, T_LEN,
+				  ACL_MEMCPY_DEVICE_TO_HOST, s));
+	T_ACL_OK(aclrtSynchronizeStream(s));
+	t_expect_all(b.o1, 1, "copy after the abort");
+	t_gate_open(&g);
+	t_host_func_teardown(dev, s, &b);
+}
+END_TEST
+
 /* aclrtSubscribeHostFunc: the application's thread runs them, in order. */
 START_TEST(test_host_func_subscribed)
 {
@@ -583,6 +665,8 @@ static Suite *acl_callback_suite(void)
 	tcase_add_loop_test(tc, test_host_func_subscribed, 0, 2);
 	tcase_add_loop_test(tc, test_runner_lingers, 0, 2);
 	tcase_add_test(tc, test_waiter_polls_briefly);
+	tcase_add_loop_test(tc, test_host_func_early_ordered, 0, 4);
+	tcase_add_test(tc, test_host_func_early_aborted);
 	tcase_add_test(tc, test_host_func_process_errors);
 	tcase_add_loop_test(tc, test_value_write_wait, 0, 2);
 	tcase_add_test(tc, test_host_tasks_captured);
