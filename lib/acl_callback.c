@@ -469,10 +469,16 @@ void acl_htask_release(struct acl_htask *t)
 		acl_ring_put(t->ring);
 }
 
-static void acl_htask_free(struct acl_htask *t)
+/* Drop what @t holds: its thread, its references (not @t itself). */
+static void acl_htask_drop(struct acl_htask *t)
 {
 	acl_sub_put(t->sub);
 	acl_htask_release(t);
+}
+
+static void acl_htask_free(struct acl_htask *t)
+{
+	acl_htask_drop(t);
 	free(t);
 }
 
@@ -656,9 +662,8 @@ static void acl_hostq_run_early(struct acl_hostq *q, struct acl_htask *t)
 {
 	acl_ring_set_host_busy(q->ring, ACL_HOST_BUSY_EARLY);
 	if (t == &q->early_task) {
-		acl_htask_run(q, t);
-		acl_sub_put(t->sub);
-		acl_htask_release(t);
+		acl_htask_run(q, t);	/* never handed: not a NO_BLOCK */
+		acl_htask_drop(t);
 	} else if (!acl_htask_run(q, t)) {
 		acl_htask_free(t);
 	}
@@ -982,11 +987,11 @@ aclError acl_htask_submit(struct acl_stream *s, const struct acl_htask *t)
 
 	if (t->kind == ACL_HT_HOST_FUNC || t->kind == ACL_HT_CALLBACK)
 		err = acl_hostq_launch_early(s, t);
-	if (!err)
+	if (!err)	/* not started early: in the stream's order */
 		err = acl_stream_submit(s, &w, &first, &last);
-	else if (err > 0)
-		err = 0;
-	return err ? acl_err_sys(err, "queueing a host task") : ACL_SUCCESS;
+	if (err < 0)
+		return acl_err_sys(err, "queueing a host task");
+	return ACL_SUCCESS;
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn,

@@ -300,7 +300,11 @@ aclError acl_device_sync(struct acl_device *dev, int32_t timeout_ms)
 	for (i = 0; rings && seqs && i < n; i++) {
 		rings[i] = v[i]->ring;
 		acl_ring_get(rings[i]);
-		/* Fails only with the NPU gone, which the wait reports. */
+		/*
+		 * A failure to queue a running host function's barrier (the
+		 * NPU gone, the driver out of memory) leaves that function
+		 * out of the wait; the rest is waited for.
+		 */
 		acl_stream_mark(v[i], &seqs[i]);
 	}
 	pthread_mutex_unlock(&dev->lock);

@@ -916,7 +916,11 @@ static void acl_pool_cache(struct acl_mempool *p, struct acl_pool_blk *b,
 	b->state = ACL_BLK_CACHED;
 	b->ring = s->ring;
 	acl_ring_get(b->ring);
-	/* With the NPU gone (the fence failed), no later work runs anyway. */
+	/*
+	 * Should a running host function's barrier fail to queue (the NPU
+	 * gone, the driver out of memory), the block is free for reuse
+	 * when the stream's queued work is done, not that function.
+	 */
 	acl_stream_mark(s, &b->seq);
 	p->used -= b->size;
 	acl_blk_merge(b);
