@@ -15,6 +15,9 @@
 struct npu_dma_ctx;
 struct npu_dma_region;
 
+/* Small copies remembered, to cache those copied again (the .c file). */
+#define NPU_PIN_SEEN	8
+
 /**
  * struct npu_dma_pin_cache - one file's cached pins
  * @lock: Protects @lru, @dead, @pages, @entries and each entry's state;
@@ -26,14 +29,19 @@ struct npu_dma_region;
  * @pages: pages of the live entries
  * @entries: live entries
  * @reap: releases @dead outside the notifier
+ * @seen: the last small copies pinned for themselves alone, as their
+ *	first page's address ORed with their number of pages (0: none)
+ * @seen_next: the slot of @seen the next one takes
  */
 struct npu_dma_pin_cache {
-	spinlock_t lock;		/* the lists, counts and states */
+	spinlock_t lock;		/* the lists, counts, states and @seen */
 	struct list_head lru;
 	struct list_head dead;
 	unsigned long pages;
 	unsigned int entries;
 	struct work_struct reap;
+	unsigned long seen[NPU_PIN_SEEN];
+	unsigned int seen_next;
 };
 
 #if IS_ENABLED(CONFIG_MMU_NOTIFIER)

@@ -2,13 +2,18 @@
 /*
  * VM test: the pin cache of pageable copies (kernel/npu_dma_pin_cache.c),
  * on a sim NPU, through the raw ABI. A pageable copy of 64 KiB or more
- * keeps its pins for the file's next copies, and a cached pin never
- * carries bytes the process no longer maps there:
+ * keeps its pins for the file's next copies, a smaller one from its
+ * second copy among the file's last eight small ones, and a cached pin
+ * never carries bytes the process no longer maps there:
  *
  * - copies of one buffer pin it once (debugfs pin_cache_fills, then
  *   pin_cache_hits); the pins stay held while the file is open and go
- *   when it closes; 4 KiB copies are not cached; pin_cache_mb=0 turns
- *   the cache off;
+ *   when it closes; pin_cache_mb=0 turns the cache off;
+ * - a 4 KiB copy is cached when copied again, a 64 B copy in the same
+ *   page then hits it; eight small buffers taking turns are cached, nine
+ *   are not, nor a walk through fresh pages; big buffers evict the least
+ *   recently used small one; a small cached buffer unmapped and mapped
+ *   again carries its new bytes;
  * - after munmap and a new mapping at the same address, after
  *   MADV_DONTNEED, and after a fork (whose copy-on-write protection
  *   invalidates the range), the next copy carries what the process maps
@@ -153,16 +158,117 @@ START_TEST(test_reuse_pins_once)
 }
 END_TEST
 
-START_TEST(test_small_and_off_not_cached)
+START_TEST(test_small_cached_when_copied_again)
 {
 	uint8_t *buf = map_buf(LEN);
 	struct fix f;
 
 	fix_open(&f);
-	ck_assert_int_eq(h2d(&f, buf, 4096), 0);
+	memset(buf, 0x31, LEN);
 	ck_assert_int_eq(h2d(&f, buf, 4096), 0);
 	assert_counts(&f, 0, 0);
+	ck_assert_int_eq(d2h(&f, buf, 4096), 0);
+	assert_counts(&f, 1, 0);
+	ck_assert_int_eq(h2d(&f, buf + 64, 64), 0);
+	ck_assert_int_eq(d2h(&f, buf, 4096), 0);
+	assert_counts(&f, 0, 2);
+	/* Two pages, a range of its own. */
+	ck_assert_int_eq(h2d(&f, buf + 4000, 200), 0);
+	ck_assert_int_eq(h2d(&f, buf + 4000, 200), 0);
+	ck_assert_int_eq(h2d(&f, buf + 4000, 200), 0);
+	assert_counts(&f, 1, 1);
+	fix_close(&f);
+	munmap(buf, LEN);
+}
+END_TEST
+
+/* @n one-page buffers of @base taking turns, @rounds times. */
+static void small_turns(struct fix *f, uint8_t *base, int n, int rounds)
+{
+	int r, i;
+
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < n; i++)
+			ck_assert_int_eq(h2d(f, base + (size_t)i * 4096, 4096), 0);
+}
+
+START_TEST(test_small_turns_and_walks)
+{
+	uint8_t *buf = map_buf(LEN), *big[ENTRIES];
+	struct fix f;
+	int i;
+
+	fix_open(&f);
+	memset(buf, 0x32, LEN);
+	/* Nine in turn: each forgotten before it comes back. */
+	small_turns(&f, buf, 9, 3);
+	assert_counts(&f, 0, 0);
+	/* A walk: every page new. */
+	small_turns(&f, buf + 9 * 4096, LEN / 4096 - 9, 1);
+	assert_counts(&f, 0, 0);
+	fix_close(&f);
+
+	/* Eight (NPU_PIN_SEEN) in turn: cached on their second round. */
+	fix_open(&f);
+	small_turns(&f, buf, 8, 1);
+	assert_counts(&f, 0, 0);
+	small_turns(&f, buf, 8, 1);
+	assert_counts(&f, 8, 0);
+	small_turns(&f, buf, 8, 2);
+	assert_counts(&f, 0, 16);
+	/* Big ones push the least recently used small one out, not all. */
+	for (i = 0; i < ENTRIES - 8 + 1; i++) {
+		big[i] = map_buf(LEN);
+		ck_assert_int_eq(h2d(&f, big[i], LEN), 0);
+	}
+	assert_counts(&f, ENTRIES - 8 + 1, 0);
+	small_turns(&f, buf + 4096, 7, 1);
+	assert_counts(&f, 0, 7);
+	small_turns(&f, buf, 1, 1);
+	assert_counts(&f, 1, 0);
+	fix_close(&f);
+	for (i = 0; i < ENTRIES - 8 + 1; i++)
+		munmap(big[i], LEN);
+	munmap(buf, LEN);
+}
+END_TEST
+
+START_TEST(test_small_remap_carries_new_pages)
+{
+	uint8_t *buf = map_buf(4096), *again, *out = map_buf(4096);
+	struct fix f;
+	int i;
+
+	fix_open(&f);
+	memset(buf, 0x34, 4096);
+	ck_assert_int_eq(h2d(&f, buf, 4096), 0);
+	ck_assert_int_eq(h2d(&f, buf, 4096), 0);
+	assert_counts(&f, 1, 0);
+	munmap(buf, 4096);
+	again = mmap(buf, 4096, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	ck_assert_ptr_eq(again, buf);
+	memset(buf, 0x35, 4096);
+	ck_assert_int_eq(h2d(&f, buf, 4096), 0);
+	assert_counts(&f, 1, 0);
+	ck_assert_int_eq(d2h(&f, out, 4096), 0);
+	for (i = 0; i < 4096; i++)
+		ck_assert_msg(out[i] == 0x35, "byte %d: 0x%02x", i, out[i]);
+	fix_close(&f);
+	munmap(buf, 4096);
+	munmap(out, 4096);
+}
+END_TEST
+
+START_TEST(test_off_not_cached)
+{
+	uint8_t *buf = map_buf(LEN);
+	struct fix f;
+
+	fix_open(&f);
 	ck_assert_int_eq(t_write_file(PARAM, "0"), 0);
+	ck_assert_int_eq(h2d(&f, buf, 4096), 0);
+	ck_assert_int_eq(h2d(&f, buf, 4096), 0);
 	ck_assert_int_eq(h2d(&f, buf, LEN), 0);
 	ck_assert_int_eq(h2d(&f, buf, LEN), 0);
 	assert_counts(&f, 0, 0);
@@ -291,7 +397,10 @@ static Suite *pin_cache_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_checked_fixture(tc, NULL, param_default);
 	tcase_add_test(tc, test_reuse_pins_once);
-	tcase_add_test(tc, test_small_and_off_not_cached);
+	tcase_add_test(tc, test_small_cached_when_copied_again);
+	tcase_add_test(tc, test_small_turns_and_walks);
+	tcase_add_test(tc, test_small_remap_carries_new_pages);
+	tcase_add_test(tc, test_off_not_cached);
 	tcase_add_test(tc, test_remap_carries_new_pages);
 	tcase_add_test(tc, test_d2h_lands_where_read);
 	tcase_add_test(tc, test_readonly_refuses_d2h);
