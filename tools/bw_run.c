@@ -327,35 +327,57 @@ static void case_teardown(struct bw_ctx *c)
 	c->dev_b = c->peer_buf = NULL;
 }
 
-static void run_case(struct bw_ctx *c, enum bw_test t, enum bw_mem mem)
+/* One size of one case into @r; @spent: the case's seconds so far. */
+static void run_size(struct bw_ctx *c, enum bw_test t, enum bw_mem mem, size_t s,
+		     const char *failed, double *spent, struct bw_result *r)
 {
-	char note[160] = "";
-	int failed = case_setup(c, t, note, sizeof(note));
-	double spent = 0;
-	size_t s;
+	double t0 = now();
 
-	for (s = 0; s < c->nr_sizes; s++) {
-		struct bw_result *r = &c->rep->r[c->rep->nr++];
-		double t0 = now();
-
-		*r = (struct bw_result){ .test = t, .mem = mem, .bytes = c->sizes[s],
-					 .iterations = c->o->iterations,
-					 .memcpy_gbps = c->memcpy_gbps[s] };
-		if (failed) {
-			r->status = BW_FAILED;
-			snprintf(r->note, sizeof(r->note), "%s", note);
-		} else if (t == BW_P2P && c->p2p_na[0]) {
-			r->status = BW_NA;
-			snprintf(r->note, sizeof(r->note), "%s", c->p2p_na);
-		} else if (c->o->budget_s > 0 && spent > c->o->budget_s) {
-			r->status = BW_SKIPPED;
-			snprintf(r->note, sizeof(r->note), "time budget of %g s spent",
-				 c->o->budget_s);
-		} else {
-			measure(c, t, mem, r);
-		}
-		spent += now() - t0;
+	*r = (struct bw_result){ .test = t, .mem = mem, .bytes = c->sizes[s],
+				 .iterations = c->o->iterations,
+				 .memcpy_gbps = c->memcpy_gbps[s] };
+	if (failed) {
+		r->status = BW_FAILED;
+		snprintf(r->note, sizeof(r->note), "%s", failed);
+	} else if (t == BW_P2P && c->p2p_na[0]) {
+		r->status = BW_NA;
+		snprintf(r->note, sizeof(r->note), "%s", c->p2p_na);
+	} else if (c->o->budget_s > 0 && *spent > c->o->budget_s) {
+		r->status = BW_SKIPPED;
+		snprintf(r->note, sizeof(r->note), "time budget of %g s spent",
+			 c->o->budget_s);
+	} else {
+		measure(c, t, mem, r);
 	}
+	*spent += now() - t0;
+}
+
+/*
+ * Every size of @t for the memory kinds in @mems (bits of enum bw_mem),
+ * the kinds taking turns at each size, so that a ratio between two
+ * rows compares copies made seconds apart, not a whole sweep apart (a
+ * guest under TCG changes speed from one moment to the next). The rows
+ * are reported kind by kind all the same.
+ */
+static void run_case(struct bw_ctx *c, enum bw_test t, unsigned int mems)
+{
+	struct bw_result *rows[BW_NR_MEMS] = { NULL };
+	double spent[BW_NR_MEMS] = { 0 };
+	char note[160] = "";
+	const char *failed;
+	size_t s;
+	int m;
+
+	failed = case_setup(c, t, note, sizeof(note)) ? note : NULL;
+	for (m = 0; m < BW_NR_MEMS; m++)
+		if (mems & (1U << m)) {
+			rows[m] = &c->rep->r[c->rep->nr];
+			c->rep->nr += c->nr_sizes;
+		}
+	for (s = 0; s < c->nr_sizes; s++)
+		for (m = 0; m < BW_NR_MEMS; m++)
+			if (rows[m])
+				run_size(c, t, m, s, failed, &spent[m], &rows[m][s]);
 	case_teardown(c);
 }
 
@@ -433,7 +455,7 @@ static void ctx_teardown(struct bw_ctx *c)
 static void run_sweep(struct bw_ctx *c)
 {
 	struct bw_report *rep = c->rep;
-	int t, m;
+	int t;
 
 	rep->peer = rep->o->tests & (1U << BW_P2P) ?
 		    pick_peer(rep->device, rep->o->peer) : -1;
@@ -442,11 +464,11 @@ static void run_sweep(struct bw_ctx *c)
 	for (t = 0; t < BW_NR_TESTS; t++) {
 		if (!(rep->o->tests & (1U << t)))
 			continue;
-		for (m = 0; m < 2; m++)
-			if (t <= BW_D2H && (rep->o->mems & (1U << m)))
-				run_case(c, t, m);
-		if (t > BW_D2H)
-			run_case(c, t, BW_DEVICE);
+		if (t <= BW_D2H)
+			run_case(c, t, rep->o->mems &
+				 ((1U << BW_PINNED) | (1U << BW_PAGEABLE)));
+		else
+			run_case(c, t, 1U << BW_DEVICE);
 	}
 }
 

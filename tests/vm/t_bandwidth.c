@@ -2,15 +2,20 @@
 /*
  * VM test: tools/acl-bandwidth on the guest's NPUs. The table, CSV and
  * JSON hold one record per case with positive, ordered numbers; the plot
- * is well-formed SVG; the time budget skips sizes on the slow edu NPU;
+ * is well-formed SVG; pinned and pageable copies take turns at each size
+ * (the driver's trace), listed kind by kind; the time budget skips sizes
+ * on the slow edu NPU;
  * bad arguments exit 2 and a missing device 1. --latency prints every
  * row of its table with positive times and ratios, the null ioctl's 1,
  * in the table and JSON, and adds its panel to the plot. No speed is
  * asserted.
  */
+#include <drm/npu_dma_accel.h>
+
 #include "t_tool.h"
 
 #define BW "tools/acl-bandwidth"
+#define TRACING "/sys/kernel/tracing"
 
 static int sim;
 
@@ -123,6 +128,59 @@ START_TEST(test_table_fixed_size)
 	}
 	ck_assert_int_eq(n, 6);
 	t_out_free(&r);
+}
+END_TEST
+
+/*
+ * Pinned and pageable take turns at each size (their ratio compares
+ * copies made seconds apart), and the table still lists them kind by
+ * kind: the driver's submit events show a pageable 4 KiB copy before
+ * the first 8 KiB copy.
+ */
+START_TEST(test_kinds_take_turns)
+{
+	static const char *const rows[] = { "H2D  pinned         4096",
+					    "H2D  pinned         8192",
+					    "H2D  pageable       4096",
+					    "H2D  pageable       8192" };
+	long pageable_4k = -1, first_8k = -1, n = 0;
+	char *log, *line, *save = NULL, *at;
+	unsigned int flags;
+	unsigned long long bytes;
+	struct t_out r;
+	size_t i;
+
+	ck_assert_int_eq(t_write_file(TRACING "/trace", ""), 0);
+	ck_assert_int_eq(t_write_file(TRACING "/events/npu_dma/npu_dma_submit/enable", "1"), 0);
+	t_sh(&r, BW " -d %d --min-size 4K --max-size 8K -i 1 -n -t h2d", sim);
+	ck_assert_int_eq(t_write_file(TRACING "/events/npu_dma/npu_dma_submit/enable", "0"), 0);
+	t_expect_status(&r, 0);
+	at = r.out;
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		at = strstr(at, rows[i]);
+		ck_assert_msg(at != NULL, "row '%s' missing or out of order:\n%s", rows[i], r.out);
+	}
+	t_out_free(&r);
+
+	log = t_file_text(TRACING "/trace");
+	ck_assert_ptr_nonnull(log);
+	for (line = strtok_r(log, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		at = strstr(line, "npu_dma_submit: ");
+		if (!at || !(at = strstr(at, " flags=")) ||
+		    sscanf(at, " flags=%x bytes=%llu", &flags, &bytes) != 2)
+			continue;
+		if (bytes == 4096 && (flags & NPU_DMA_DESC_F_SRC_PAGEABLE) && pageable_4k < 0)
+			pageable_4k = n;
+		if (bytes == 8192 && first_8k < 0)
+			first_8k = n;
+		n++;
+	}
+	free(log);
+	ck_assert_msg(pageable_4k >= 0 && first_8k >= 0,
+		      "submits %ld: pageable 4 KiB at %ld, 8 KiB at %ld", n, pageable_4k, first_8k);
+	ck_assert_msg(pageable_4k < first_8k,
+		      "pageable 4 KiB copy at %ld, after the first 8 KiB one at %ld",
+		      pageable_4k, first_8k);
 }
 END_TEST
 
@@ -318,6 +376,7 @@ static Suite *suite(void)
 	tcase_add_unchecked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_table_fixed_size);
+	tcase_add_test(tc, test_kinds_take_turns);
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_plot);
