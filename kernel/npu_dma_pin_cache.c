@@ -315,8 +315,8 @@ static bool npu_pin_seen(struct npu_dma_pin_cache *c, u64 addr, u64 len)
  * Return: a referenced region holding [@addr, @addr + @len) (drop it with
  * npu_dma_region_put()), or NULL when the cache is off, the buffer is
  * small and not copied lately, or not cacheable, or pinning it long-term
- * failed: the caller
- * pins it for this copy alone (which reports the errors).
+ * failed: the caller pins it for this copy alone (which reports the
+ * errors).
  */
 struct npu_dma_region *npu_dma_pin_cache_get(struct npu_dma_ctx *ctx, u64 addr,
 					     u64 len, bool write)

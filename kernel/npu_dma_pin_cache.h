@@ -20,9 +20,9 @@ struct npu_dma_region;
 
 /**
  * struct npu_dma_pin_cache - one file's cached pins
- * @lock: Protects @lru, @dead, @pages, @entries and each entry's state;
- *	taken by the mmu notifier's invalidate, so never held while
- *	allocating or sleeping
+ * @lock: Protects @lru, @dead, @pages, @entries, each entry's state,
+ *	@seen and @seen_next; taken by the mmu notifier's invalidate, so
+ *	never held while allocating or sleeping
  * @lru: live entries, most recently used first
  * @dead: entries dropped (invalidated, evicted, drained) whose notifier
  *	and pin @reap releases
