@@ -197,37 +197,23 @@ static bool npu_pin_cacheable(struct mm_struct *mm, unsigned long start,
 }
 
 /*
- * Drop the least recently used entries over the limits. Return: the
- * pages dropped, for the caller to reap.
+ * Drop the least recently used entries over the limits; 1: reap. The
+ * reap is left to the work item even for a one-page entry: removing a
+ * notifier waits for any invalidation running on the mm, and the caller
+ * may be a doorbell holding its queue's submit_lock.
  */
-static unsigned long npu_pin_evict_locked(struct npu_dma_pin_cache *c,
-					  unsigned long max_pages)
+static bool npu_pin_evict_locked(struct npu_dma_pin_cache *c,
+				 unsigned long max_pages)
 {
-	unsigned long dropped = 0;
-	struct npu_pin_entry *e;
+	bool reap = false;
 
 	while (c->pages > max_pages || c->entries > NPU_PIN_CACHE_ENTRIES) {
-		e = list_last_entry(&c->lru, struct npu_pin_entry, node);
-		dropped += e->r->nr_pages;
-		npu_pin_kill_locked(c, e);
+		npu_pin_kill_locked(c, list_last_entry(&c->lru,
+						       struct npu_pin_entry,
+						       node));
+		reap = true;
 	}
-	return dropped;
-}
-
-/*
- * A few pages are released sooner here than by waking a worker (a small
- * fill that evicts: 42 us against 85 us under TCG); a big range's unpin
- * stays on the worker, off the copy's path.
- */
-static void npu_pin_reap_evicted(struct npu_dma_pin_cache *c,
-				 unsigned long dropped)
-{
-	if (!dropped)
-		return;
-	if (dropped <= NPU_PIN_CACHE_BIG >> PAGE_SHIFT)
-		npu_pin_reap(&c->reap);
-	else
-		schedule_work(&c->reap);
+	return reap;
 }
 
 /*
@@ -245,7 +231,8 @@ static struct npu_dma_region *npu_pin_fill(struct npu_dma_ctx *ctx, u64 addr,
 	unsigned long start = addr & PAGE_MASK, end = PAGE_ALIGN(addr + len);
 	struct npu_dma_region *r;
 	struct npu_pin_entry *e;
-	unsigned long seq, dropped;
+	unsigned long seq;
+	bool reap;
 
 	if ((end - start) >> PAGE_SHIFT > max_pages ||
 	    !npu_pin_cacheable(ctx->mm, start, end))
@@ -279,9 +266,10 @@ static struct npu_dma_region *npu_pin_fill(struct npu_dma_ctx *ctx, u64 addr,
 	list_add(&e->node, &c->lru);
 	c->pages += r->nr_pages;
 	c->entries++;
-	dropped = npu_pin_evict_locked(c, max_pages);
+	reap = npu_pin_evict_locked(c, max_pages);
 	spin_unlock(&c->lock);
-	npu_pin_reap_evicted(c, dropped);
+	if (reap)
+		schedule_work(&c->reap);
 	return r;
 }
 
