@@ -29,6 +29,7 @@
 #include "npu_dma_compat.h"
 #include "npu_dma_job.h"
 #include "npu_dma_queue.h"
+#include "npu_dma_retire.h"
 #include "npu_dma_sched.h"
 #include "npu_dma_submit.h"
 
@@ -247,6 +248,26 @@ static void npu_queue_kill(struct npu_dma_queue *q)
 	npu_queue_free(q);
 }
 
+/*
+ * Destroying waits for the work submitted before it, like a stream sync;
+ * a stopped queue's work is dropped instead (it would never end). Work
+ * another thread submits meanwhile is cancelled by the kill: waiting for
+ * no work at all starved behind a thread ringing in a loop (seconds a
+ * destroy on edu, and in one make check the test's 120 s).
+ */
+static int npu_queue_drain(struct npu_dma_queue *q)
+{
+	u64 target;
+
+	if (mutex_lock_interruptible(&q->submit_lock))
+		return -EINTR;
+	target = q->seq;
+	mutex_unlock(&q->submit_lock);
+	return wait_event_interruptible(q->idle,
+					npu_dma_queue_completed(q) >= target ||
+					READ_ONCE(q->stopped));
+}
+
 int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void *data)
 {
 	struct npu_dma_queue_destroy *req = data;
@@ -257,12 +278,7 @@ int npu_dma_queue_destroy_ioctl(struct npu_dma_ctx *ctx, void *data)
 	if (IS_ERR(q))
 		return PTR_ERR(q);
 
-	/*
-	 * Destroying waits for the queue's work, like a stream sync; a
-	 * stopped queue's work is dropped instead (it would never end).
-	 */
-	ret = wait_event_interruptible(q->idle, list_empty(&q->jobs) ||
-				       READ_ONCE(q->stopped));
+	ret = npu_queue_drain(q);
 	mutex_lock(&ctx->lock);
 	if (!ret && xa_load(&ctx->queues, q->index) != q)
 		ret = -ENOENT;	/* destroyed meanwhile by another thread */

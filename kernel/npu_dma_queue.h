@@ -45,7 +45,8 @@ struct npu_dma_area;
  *	running small work inline (NPU_DMA_SUBMIT_F_INLINE); a killer takes it
  *	to wait for the latter
  * @work: runs the queue's jobs in order
- * @idle: woken whenever @jobs becomes empty
+ * @idle: woken whenever @jobs becomes empty, and on any retire while
+ *	someone waits on it
  * @wait_node: in the list of queues stopped at a WAIT (npu_dma_waiting)
  * @spare: an array of @entries jobs for the members of the next batch, or
  *	NULL (taken with xchg(), given back with cmpxchg()): a batch does not

@@ -168,7 +168,8 @@ static void npu_retire_unlink(struct npu_dma_queue *q, struct npu_dma_job **jobs
 	smp_store_release(&q->ctrl->completed_seq, last);
 	for (i = 0; i < n; i++)
 		npu_dma_job_free(jobs[i]);
-	if (idle)
+	/* A destroy waits for a sequence number, not for an empty queue. */
+	if (idle || wq_has_sleeper(&q->idle))
 		wake_up_all(&q->idle);
 }
 

@@ -3,11 +3,13 @@
  * VM test: what queues promise about order. Host barriers hold a queue
  * until released; WAIT holds one queue behind another (same NPU or
  * another); batch members all land before what follows the batch; the
- * ring wraps; the eventfd fires; destroying a queue drains it; STOP
+ * ring wraps; the eventfd fires; destroying a queue drains it, and
+ * returns while another thread keeps its queue busy; STOP
  * holds a queue and ABORT drops its work, published or taken.
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -595,6 +597,77 @@ START_TEST(test_destroy_drains)
 }
 END_TEST
 
+/*
+ * Copies the busy thread keeps queued: one more than the scheduler runs
+ * together (NPU_SCHED_RUN), so one is always left when a run retires.
+ */
+#define BUSY_JOBS 17
+
+struct busy {
+	struct side *s;
+	int doorbells;		/* rung before the queue was gone */
+	int last;		/* the doorbell's answer that ended the loop */
+};
+
+/* Keeps the queue from ever being idle, until it is gone. */
+static void *keep_busy(void *arg)
+{
+	struct busy *b = arg;
+	struct npu_raw_queue *q = &b->s->q;
+	struct npu_dma_desc d = npu_raw_copy(b->s->dev, (uintptr_t)b->s->host,
+					     4096, NPU_DMA_DESC_F_SRC_HOST);
+	uint64_t pushed = 0;
+
+	for (;;) {
+		if (pushed - completed(q) < BUSY_JOBS) {
+			npu_raw_push(q, &d);
+			pushed++;
+		} else {
+			sleep_ms(1);
+		}
+		b->last = npu_raw_submit(q);
+		if (b->last < 0)
+			return NULL;
+		b->doorbells++;
+	}
+}
+
+/*
+ * Destroying waits for the work submitted before it, not for an idle
+ * queue, which another thread may never leave it: here a copy is always
+ * queued behind the ones running (100 ms each on edu), and destroy
+ * waited for ever.
+ */
+START_TEST(test_destroy_while_busy)
+{
+	int n = npu_of(NPU_DMA_BACKEND_EDU, 0);
+	struct npu_dma_queue_destroy qd;
+	struct busy b = { 0 };
+	long pins = t_pins_held();
+	struct side s;
+	pthread_t th;
+
+	T_SKIP_UNLESS(n >= 0, "no edu NPU");
+	side_open(&s, n);
+	b.s = &s;
+	ck_assert_int_eq(pthread_create(&th, NULL, keep_busy, &b), 0);
+	while (completed(&s.q) == 0)
+		sleep_ms(10);
+	qd = (struct npu_dma_queue_destroy){ .queue_id = s.q.id };
+	ck_assert_int_eq(npu_raw_ioctl(s.fd, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &qd), 0);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	ck_assert_int_eq(b.last, -ENOENT);
+	ck_assert_int_gt(b.doorbells, BUSY_JOBS);
+	/* Done or cancelled, all of it, with the queue. */
+	ck_assert_uint_eq(s.q.ctrl->completed_seq, s.q.ctrl->submitted_seq);
+	munmap(s.q.map, s.q.map_size);
+	close(s.q.efd);
+	close(s.fd);
+	munmap(s.host, BUF);
+	ck_assert_int_eq(t_pins_held(), pins);
+}
+END_TEST
+
 /* A queue with a long backlog does not hold up a copy on another queue. */
 START_TEST(test_queues_share_the_engine)
 {
@@ -892,6 +965,7 @@ static Suite *queue_suite(void)
 	tcase_add_test(tc, test_ring_wraps);
 	tcase_add_test(tc, test_eventfd_signalled);
 	tcase_add_test(tc, test_destroy_drains);
+	tcase_add_test(tc, test_destroy_while_busy);
 	tcase_add_test(tc, test_queues_share_the_engine);
 	tcase_add_test(tc, test_need_wakeup_protocol);
 	tcase_add_test(tc, test_create_unanswered);

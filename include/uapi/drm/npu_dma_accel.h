@@ -474,8 +474,10 @@ struct npu_dma_queue_create {
  * @flags: in: 0
  * @reserved: in: zero
  *
- * Waits for the queue's submitted work to finish (interruptible), then
- * frees it. A mapping of its area stays valid until munmap().
+ * Waits for the work submitted to the queue before the call to finish
+ * (interruptible; a stopped queue's work is dropped instead), then
+ * cancels what other threads submitted meanwhile and frees the queue. A
+ * mapping of its area stays valid until munmap().
  */
 struct npu_dma_queue_destroy {
 	__u32 queue_id;
