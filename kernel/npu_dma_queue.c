@@ -405,6 +405,8 @@ static int npu_queue_stop(struct npu_dma_queue *q, u64 *seq)
 	spin_lock_irq(&q->lock);
 	q->stopped = true;
 	spin_unlock_irq(&q->lock);
+	/* A destroy waiting for the queue's work drops it now. */
+	wake_up_all(&q->idle);
 	/*
 	 * Whoever runs its jobs (worker, inline doorbell) tests @stopped
 	 * before each: once it lets go of run_lock nothing of it runs.

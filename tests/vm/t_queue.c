@@ -4,8 +4,9 @@
  * until released; WAIT holds one queue behind another (same NPU or
  * another); batch members all land before what follows the batch; the
  * ring wraps; the eventfd fires; destroying a queue drains it, and
- * returns while another thread keeps its queue busy; STOP
- * holds a queue and ABORT drops its work, published or taken.
+ * returns while another thread keeps its queue busy, or when another
+ * thread stops it; STOP holds a queue and ABORT drops its work,
+ * published or taken.
  */
 #include <errno.h>
 #include <poll.h>
@@ -914,34 +915,95 @@ START_TEST(test_abort_drops_unsubmitted)
 }
 END_TEST
 
-/* A stopped queue is destroyed at once, its queued work dropped. */
-START_TEST(test_destroy_stopped)
+/*
+ * A queue of @s on the first sim NPU parked at a barrier, with a copy of
+ * 4 KiB of @byte behind it. Return: the barrier's seq.
+ */
+static uint64_t park_a_copy(struct side *s, int byte)
 {
 	int n = npu_of(NPU_DMA_BACKEND_SIM, 0);
 	struct npu_dma_desc d;
+	uint64_t b;
+
+	side_open(s, n);
+	memset(s->host, byte, 4096);
+	b = npu_raw_push(&s->q, &barrier);
+	d = npu_raw_copy(s->dev, (uintptr_t)s->host, 4096, NPU_DMA_DESC_F_SRC_HOST);
+	npu_raw_push(&s->q, &d);
+	ck_assert_int_eq(npu_raw_submit(&s->q), 2);
+	ck_assert_uint_eq(wait_barrier(&s->q), b);
+	return b;
+}
+
+/* Its queue destroyed, the copy park_a_copy() queued never ran. */
+static void parked_copy_never_ran(struct side *s, int byte)
+{
+	struct npu_dma_desc d;
+
+	ck_assert_int_eq(npu_raw_queue_create(s->fd, 16, &s->q), 0);
+	memset(s->host + 4096, 0, 4096);
+	d = npu_raw_copy((uintptr_t)s->host + 4096, s->dev, 4096,
+			 NPU_DMA_DESC_F_DST_HOST);
+	ck_assert_int_eq(npu_raw_run(&s->q, &d), 0);
+	ck_assert_uint_ne(s->host[4096], byte);
+	side_close(s);
+}
+
+/* A stopped queue is destroyed at once, its queued work dropped. */
+START_TEST(test_destroy_stopped)
+{
 	struct side s;
 	uint64_t b;
 
-	T_SKIP_UNLESS(n >= 0, "no sim NPU");
-	side_open(&s, n);
-	memset(s.host, 0x33, 4096);
-	b = npu_raw_push(&s.q, &barrier);
-	d = npu_raw_copy(s.dev, (uintptr_t)s.host, 4096, NPU_DMA_DESC_F_SRC_HOST);
-	npu_raw_push(&s.q, &d);
-	ck_assert_int_eq(npu_raw_submit(&s.q), 2);
-	ck_assert_uint_eq(wait_barrier(&s.q), b);
+	T_SKIP_UNLESS(npu_of(NPU_DMA_BACKEND_SIM, 0) >= 0, "no sim NPU");
+	b = park_a_copy(&s, 0x33);
 	ck_assert_int_eq(queue_ctl(&s.q, NPU_DMA_QUEUE_CTL_STOP, NULL), 0);
 	ck_assert_int_eq(npu_raw_release(&s.q, b), 0);
 	/* Would wait for ever if the queue's work had to finish first. */
 	npu_raw_queue_destroy(&s.q);
-	ck_assert_int_eq(npu_raw_queue_create(s.fd, 16, &s.q), 0);
-	memset(s.host + 4096, 0, 4096);
-	d = npu_raw_copy((uintptr_t)s.host + 4096, s.dev, 4096,
-			 NPU_DMA_DESC_F_DST_HOST);
-	ck_assert_int_eq(npu_raw_run(&s.q, &d), 0);
-	/* The copy behind the barrier never ran: the device is not 0x33. */
-	ck_assert_uint_ne(s.host[4096], 0x33);
-	side_close(&s);
+	parked_copy_never_ran(&s, 0x33);
+}
+END_TEST
+
+struct destroyer {
+	struct side *s;
+	int ret;
+};
+
+static void *destroy_queue(void *arg)
+{
+	struct destroyer *t = arg;
+	struct npu_dma_queue_destroy qd = { .queue_id = t->s->q.id };
+
+	__atomic_store_n(&t->ret, npu_raw_ioctl(t->s->fd,
+						DRM_IOCTL_NPU_DMA_QUEUE_DESTROY,
+						&qd), __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * A destroy waiting for a queue parked at a barrier no one releases
+ * returns when another thread stops the queue (it slept on until then).
+ */
+START_TEST(test_stop_ends_a_destroy)
+{
+	struct destroyer t = { .ret = 1 };
+	struct side s;
+	pthread_t th;
+
+	T_SKIP_UNLESS(npu_of(NPU_DMA_BACKEND_SIM, 0) >= 0, "no sim NPU");
+	park_a_copy(&s, 0x44);
+	t.s = &s;
+	ck_assert_int_eq(pthread_create(&th, NULL, destroy_queue, &t), 0);
+	sleep_ms(100);
+	/* Still waiting for the barrier. */
+	ck_assert_int_eq(__atomic_load_n(&t.ret, __ATOMIC_ACQUIRE), 1);
+	ck_assert_int_eq(queue_ctl(&s.q, NPU_DMA_QUEUE_CTL_STOP, NULL), 0);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	ck_assert_int_eq(t.ret, 0);
+	munmap(s.q.map, s.q.map_size);
+	close(s.q.efd);
+	parked_copy_never_ran(&s, 0x44);
 }
 END_TEST
 
@@ -973,6 +1035,7 @@ static Suite *queue_suite(void)
 	tcase_add_loop_test(tc, test_stop_then_abort, 0, MAX_NPUS);
 	tcase_add_test(tc, test_abort_drops_unsubmitted);
 	tcase_add_test(tc, test_destroy_stopped);
+	tcase_add_test(tc, test_stop_ends_a_destroy);
 	suite_add_tcase(s, tc);
 	return s;
 }
