@@ -426,44 +426,52 @@ static int npu_queue_stop(struct npu_dma_queue *q, u64 *seq)
 
 /*
  * QUEUE_CTL ABORT: cancel what was taken and what is published, wait
- * until it all retired, then run again. Under submit_lock throughout:
- * doorbells wait (and find the ring empty), and the queue cannot be
- * killed meanwhile, so @aborting is the abort's to clear, unless the
- * NPU went away (each pass sets it again then, see npu_sched_enter()).
+ * until it all retired, then run again. The wait is not under
+ * submit_lock: the worker takes it to go idle once the queue is empty,
+ * and an abort holding it waited for that worker for ever (a doorbell
+ * rung just before the abort, as another thread may). What is rung
+ * meanwhile is cancelled too, while the queue is aborting; the last of
+ * concurrent aborts clears @aborting, unless the queue was killed
+ * meanwhile, or the NPU went away (each pass sets it again then, see
+ * npu_sched_enter()).
  */
 static int npu_queue_abort(struct npu_dma_queue *q, u64 *seq)
 {
+	u64 target;
 	int ret;
 
 	if (mutex_lock_killable(&q->submit_lock))
 		return -EINTR;
 	if (q->dead) {
-		ret = -ENOENT;
-		goto out_unlock;
+		mutex_unlock(&q->submit_lock);
+		return -ENOENT;
 	}
 	spin_lock_irq(&q->lock);
 	q->aborting = true;
+	q->aborts++;
 	spin_unlock_irq(&q->lock);
 	ret = npu_dma_submit_drop(q);
 	/* A tail past the ring names nothing: its doorbell says -EINVAL. */
 	if (ret == -EINVAL)
 		ret = 0;
-	*seq = q->seq;
+	*seq = target = q->seq;
 	npu_dma_sched_kick(q);
+	mutex_unlock(&q->submit_lock);
+
 	/* Bounded: nothing waits or starts on an aborting queue. */
-	if (wait_event_killable(q->idle, list_empty(&q->jobs))) {
-		ret = -EINTR;	/* left aborting: the file is closing */
-		goto out_unlock;
-	}
+	if (wait_event_killable(q->idle, npu_dma_queue_completed(q) >= target))
+		return -EINTR;	/* left aborting: the file is closing */
+
+	mutex_lock(&q->submit_lock);
 	spin_lock_irq(&q->lock);
-	q->aborting = false;
-	q->stopped = false;
+	if (!--q->aborts && !q->dead) {
+		q->aborting = false;
+		q->stopped = false;
+	}
 	spin_unlock_irq(&q->lock);
 	npu_dma_submit_publish_flags(q);
-	ret = ret < 0 ? ret : 0;
-out_unlock:
 	mutex_unlock(&q->submit_lock);
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 int npu_dma_queue_ctl_ioctl(struct npu_dma_ctx *ctx, void *data)

@@ -34,12 +34,14 @@ struct npu_dma_area;
  * @seq: sequence number of the last job created
  * @priority: NPU_DMA_QUEUE_PRIO_*, for the channels' arbitration
  *	(READ_ONCE: set by QUEUE_CTL at any time)
- * @lock: Protects @jobs, @completed, @barrier_*, @aborting, @stopped
+ * @lock: Protects @jobs, @completed, @barrier_*, @aborting, @aborts,
+ *	@stopped
  * @jobs: jobs not retired yet, in sequence order
  * @completed: sequence number of the last retired job
  * @barrier_seq: HOST_BARRIER the queue stopped at, or 0
  * @barrier_released: last HOST_BARRIER user space released
  * @aborting: fail every job not started yet with -ECANCELED
+ * @aborts: QUEUE_CTL ABORTs under way: the last one clears @aborting
  * @stopped: start no job (QUEUE_CTL STOP) until an abort
  * @run_lock: held by whoever runs the queue's jobs: its @work, or a doorbell
  *	running small work inline (NPU_DMA_SUBMIT_F_INLINE); a killer takes it
@@ -78,6 +80,7 @@ struct npu_dma_queue {
 	u64 barrier_released;
 	bool aborting;
 	bool stopped;
+	unsigned int aborts;
 
 	struct mutex run_lock;		/* whoever runs the jobs */
 	struct work_struct work;

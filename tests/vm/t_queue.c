@@ -6,7 +6,7 @@
  * ring wraps; the eventfd fires; destroying a queue drains it, and
  * returns while another thread keeps its queue busy, or when another
  * thread stops it; STOP holds a queue and ABORT drops its work,
- * published or taken.
+ * published or taken, also while another thread rings.
  */
 #include <errno.h>
 #include <poll.h>
@@ -608,6 +608,7 @@ struct busy {
 	struct side *s;
 	int doorbells;		/* rung before the queue was gone */
 	int last;		/* the doorbell's answer that ended the loop */
+	int stop;		/* set by the test: stop ringing */
 };
 
 /* Keeps the queue from ever being idle, until it is gone. */
@@ -619,7 +620,7 @@ static void *keep_busy(void *arg)
 					     4096, NPU_DMA_DESC_F_SRC_HOST);
 	uint64_t pushed = 0;
 
-	for (;;) {
+	while (!__atomic_load_n(&b->stop, __ATOMIC_ACQUIRE)) {
 		if (pushed - completed(q) < BUSY_JOBS) {
 			npu_raw_push(q, &d);
 			pushed++;
@@ -631,6 +632,7 @@ static void *keep_busy(void *arg)
 			return NULL;
 		b->doorbells++;
 	}
+	return NULL;
 }
 
 /*
@@ -916,6 +918,43 @@ START_TEST(test_abort_drops_unsubmitted)
 END_TEST
 
 /*
+ * ABORTs while another thread rings copies all return (the worker takes
+ * submit_lock to go idle, and an abort that held it while it waited for
+ * the worker waited for ever), and the queue then runs a copy.
+ */
+START_TEST(test_abort_while_rung)
+{
+	int n = npu_of(NPU_DMA_BACKEND_SIM, 0);
+	struct busy b = { 0 };
+	struct npu_dma_desc d;
+	struct side s;
+	pthread_t th;
+	int i;
+
+	T_SKIP_UNLESS(n >= 0, "no sim NPU");
+	side_open(&s, n);
+	b.s = &s;
+	ck_assert_int_eq(pthread_create(&th, NULL, keep_busy, &b), 0);
+	for (i = 0; i < 2000; i++)
+		ck_assert_int_eq(queue_ctl(&s.q, NPU_DMA_QUEUE_CTL_ABORT, NULL), 0);
+	__atomic_store_n(&b.stop, 1, __ATOMIC_RELEASE);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	ck_assert_int_gt(b.doorbells, 0);
+	ck_assert_uint_eq(queue_flags(&s.q) & NPU_DMA_QUEUE_S_STOPPED, 0);
+	t_pattern_fill(s.host + 8192, 4096, 9);
+	d = npu_raw_copy(s.dev + 8192, (uintptr_t)s.host + 8192, 4096,
+			 NPU_DMA_DESC_F_SRC_HOST);
+	ck_assert_int_eq(npu_raw_run(&s.q, &d), 0);
+	memset(s.host + 8192, 0, 4096);
+	d = npu_raw_copy((uintptr_t)s.host + 8192, s.dev + 8192, 4096,
+			 NPU_DMA_DESC_F_DST_HOST);
+	ck_assert_int_eq(npu_raw_run(&s.q, &d), 0);
+	ck_assert_uint_eq(t_pattern_check(s.host + 8192, 4096, 9), 4096);
+	side_close(&s);
+}
+END_TEST
+
+/*
  * A queue of @s on the first sim NPU parked at a barrier, with a copy of
  * 4 KiB of @byte behind it. Return: the barrier's seq.
  */
@@ -1034,6 +1073,7 @@ static Suite *queue_suite(void)
 	tcase_add_test(tc, test_ring_not_inheritable);
 	tcase_add_loop_test(tc, test_stop_then_abort, 0, MAX_NPUS);
 	tcase_add_test(tc, test_abort_drops_unsubmitted);
+	tcase_add_test(tc, test_abort_while_rung);
 	tcase_add_test(tc, test_destroy_stopped);
 	tcase_add_test(tc, test_stop_ends_a_destroy);
 	suite_add_tcase(s, tc);

@@ -593,9 +593,10 @@ struct npu_dma_barrier_release {
  * -ECANCELED: jobs not started are not run, running copies stop at
  * their next piece. Doorbells meanwhile are cancelled alike (a tail
  * published past the ring is left for its doorbell to refuse). Returns
- * once the queue is empty; it is then usable again, not stopped, at
- * its priority; -ENOMEM if the published descriptors could not be
- * taken (they stay in the ring). A signal record it dropped never comes: a queue
+ * once all of that retired (another thread's doorbells do not hold it
+ * up); the queue is then usable again, not stopped, at its priority;
+ * -ENOMEM if the published descriptors could not be taken (they stay
+ * in the ring). A signal record it dropped never comes: a queue
  * waiting for it waits on (abort that one too).
  */
 struct npu_dma_queue_ctl {
