@@ -416,11 +416,19 @@ static int npu_queue_stop(struct npu_dma_queue *q, u64 *seq)
 	mutex_unlock(&q->run_lock);
 	if (mutex_lock_killable(&q->submit_lock))
 		return -EINTR;
+	/*
+	 * Killed meanwhile by a destroy from another thread: its area and
+	 * eventfd may be gone, only the queue itself is still referenced.
+	 */
+	if (q->dead) {
+		mutex_unlock(&q->submit_lock);
+		return -ENOENT;
+	}
 	*seq = q->seq;
 	npu_dma_submit_publish_flags(q);
-	mutex_unlock(&q->submit_lock);
 	if (q->efd)
 		npu_dma_eventfd_signal(q->efd);
+	mutex_unlock(&q->submit_lock);
 	return 0;
 }
 
@@ -469,7 +477,11 @@ static int npu_queue_abort(struct npu_dma_queue *q, u64 *seq)
 		q->stopped = false;
 	}
 	spin_unlock_irq(&q->lock);
-	npu_dma_submit_publish_flags(q);
+	/* Killed meanwhile: its area may be gone (see npu_queue_stop()). */
+	if (q->dead)
+		ret = -ENOENT;
+	else
+		npu_dma_submit_publish_flags(q);
 	mutex_unlock(&q->submit_lock);
 	return ret < 0 ? ret : 0;
 }

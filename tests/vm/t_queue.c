@@ -954,6 +954,62 @@ START_TEST(test_abort_while_rung)
 }
 END_TEST
 
+struct controller {
+	struct npu_raw_queue *q;
+	int calls;
+	int bad;		/* an answer other than 0 or -ENOENT */
+};
+
+/* STOP and ABORT in turn until the queue is gone. */
+static void *control_until_gone(void *arg)
+{
+	struct controller *c = arg;
+	int ret;
+
+	for (;;) {
+		ret = queue_ctl(c->q, c->calls++ % 2 ? NPU_DMA_QUEUE_CTL_ABORT :
+					NPU_DMA_QUEUE_CTL_STOP, NULL);
+		if (ret == -ENOENT)
+			return NULL;
+		if (ret)
+			c->bad = ret;
+	}
+}
+
+/*
+ * STOP and ABORT racing a destroy from another thread, the queue's
+ * mapping and eventfd already closed: each says 0 or -ENOENT. A ctl
+ * that went on once the destroy had freed the area and the eventfd
+ * wrote to them (KASAN in make check-debug).
+ */
+START_TEST(test_ctl_races_destroy)
+{
+	int n = npu_of(NPU_DMA_BACKEND_SIM, 0), fd, round;
+	struct npu_dma_queue_destroy qd;
+	struct controller c;
+	struct npu_raw_queue q;
+	pthread_t th;
+
+	T_SKIP_UNLESS(n >= 0, "no sim NPU");
+	fd = npu_raw_open(n);
+	ck_assert_int_ge(fd, 0);
+	for (round = 0; round < 100; round++) {
+		ck_assert_int_eq(npu_raw_queue_create(fd, 16, &q), 0);
+		munmap(q.map, q.map_size);
+		close(q.efd);
+		c = (struct controller){ .q = &q };
+		ck_assert_int_eq(pthread_create(&th, NULL, control_until_gone, &c), 0);
+		usleep(round * 20);
+		qd = (struct npu_dma_queue_destroy){ .queue_id = q.id };
+		ck_assert_int_eq(npu_raw_ioctl(fd, DRM_IOCTL_NPU_DMA_QUEUE_DESTROY, &qd), 0);
+		ck_assert_int_eq(pthread_join(th, NULL), 0);
+		ck_assert_int_eq(c.bad, 0);
+		ck_assert_int_gt(c.calls, 0);
+	}
+	close(fd);
+}
+END_TEST
+
 /*
  * A queue of @s on the first sim NPU parked at a barrier, with a copy of
  * 4 KiB of @byte behind it. Return: the barrier's seq.
@@ -1074,6 +1130,7 @@ static Suite *queue_suite(void)
 	tcase_add_loop_test(tc, test_stop_then_abort, 0, MAX_NPUS);
 	tcase_add_test(tc, test_abort_drops_unsubmitted);
 	tcase_add_test(tc, test_abort_while_rung);
+	tcase_add_test(tc, test_ctl_races_destroy);
 	tcase_add_test(tc, test_destroy_stopped);
 	tcase_add_test(tc, test_stop_ends_a_destroy);
 	suite_add_tcase(s, tc);
