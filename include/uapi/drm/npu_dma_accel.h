@@ -591,7 +591,7 @@ struct npu_dma_barrier_release {
  * ABORT: everything the queue has taken and not finished, and every
  * descriptor published in its ring and not taken yet, completes with
  * -ECANCELED: jobs not started are not run, running copies stop at
- * their next piece. Doorbells meanwhile are cancelled alike (a tail
+ * their next piece. Doorbells meanwhile may be cancelled alike (a tail
  * published past the ring is left for its doorbell to refuse). Returns
  * once all of that retired (another thread's doorbells do not hold it
  * up); the queue is then usable again, not stopped, at its priority;
