@@ -335,6 +335,20 @@ int npu_dma_peer_hold(const struct npu_dma_job *job)
 	return 0;
 }
 
+/**
+ * npu_dma_peer_mem_named() - does @job name a peer's reserved memory?
+ * @job: a validated job
+ *
+ * Return: true if running it needs npu_dma_peer_hold().
+ */
+bool npu_dma_peer_mem_named(const struct npu_dma_job *job)
+{
+	struct npu_dma_devmem *mems[2];
+
+	npu_job_peer_mems(job, mems);
+	return mems[0] || mems[1];
+}
+
 void npu_dma_peer_unhold(const struct npu_dma_job *job)
 {
 	struct npu_dma_devmem *mems[2];

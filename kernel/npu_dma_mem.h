@@ -57,6 +57,7 @@ struct npu_dma_device *npu_dma_alloc_ndev(struct npu_dma_range *range);
 struct npu_dma_device *npu_dma_side_peer(const struct npu_dma_job *job,
 					 const struct npu_dma_side *side);
 int npu_dma_peer_hold(const struct npu_dma_job *job);
+bool npu_dma_peer_mem_named(const struct npu_dma_job *job);
 void npu_dma_peer_unhold(const struct npu_dma_job *job);
 
 #endif /* __NPU_DMA_MEM_H__ */

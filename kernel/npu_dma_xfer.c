@@ -608,6 +608,14 @@ static bool npu_xfer_member_join(struct npu_xfer_walk *w,
 	struct npu_dma_job *job = npu_xfer_at(s, i);
 	int ret;
 
+	/*
+	 * A peer's reserved memory is held for a job alone, around its run
+	 * (npu_dma_job_run_on_chan()): a removal frees it under that lock.
+	 * Not only for engines that map peers (cursor's peer): a sim NPU
+	 * reads an edu card's memory with the CPU.
+	 */
+	if (npu_dma_peer_mem_named(job))
+		return false;
 	npu_xfer_walk_job(w, job);
 	if (!w->batch)
 		return false;

@@ -254,22 +254,18 @@ START_TEST(test_peer_unbound)
 END_TEST
 
 /*
- * A sim NPU imports an edu NPU's buffer as a dma-buf (its engine reaches
- * the card's pages by bus address); the card is then unbound, its memory
- * freed with it: copies through the import fail, nothing reads a freed
- * page (the sanitizer kernel would say), and the import closes cleanly.
+ * The first edu NPU opened in @ne and the first sim NPU in @ns, which
+ * imports a 4 KiB buffer of @ne's as a dma-buf. Return: the edu NPU's
+ * index, or -1 (none opened) without both; *@handle and *@dev: the
+ * import in @ns.
  */
-START_TEST(test_import_of_unbound_edu)
+static int import_edu_buf(struct npu *ne, struct npu *ns, uint32_t *handle,
+			  uint64_t *dev)
 {
-	char addr[64], path[128], drv[] = "/sys/bus/pci/drivers/npu_dma_edu";
 	struct drm_prime_handle ph = { .flags = DRM_CLOEXEC | DRM_RDWR };
 	struct npu_dma_mem_info mi = { 0 };
-	struct drm_gem_close gc = { 0 };
-	struct npu_dma_desc d;
-	struct npu ne, ns;
 	int e = -1, s = -1, i;
 	uint64_t eaddr;
-	uint32_t h;
 
 	for (i = 0; i < nr_npus; i++) {
 		if (infos[i].backend == NPU_DMA_BACKEND_EDU && e < 0)
@@ -277,37 +273,112 @@ START_TEST(test_import_of_unbound_edu)
 		if (infos[i].backend == NPU_DMA_BACKEND_SIM && s < 0)
 			s = i;
 	}
-	T_SKIP_UNLESS(e >= 0 && s >= 0, "needs an edu and a sim NPU");
-	npu_open(&ne, e);
-	npu_open(&ns, s);
-	ck_assert_int_eq(npu_raw_alloc(ne.fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &eaddr, &h), 0);
-	ph.handle = h;
-	ck_assert_int_eq(npu_raw_ioctl(ne.fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph), 0);
+	if (e < 0 || s < 0)
+		return -1;
+	npu_open(ne, e);
+	npu_open(ns, s);
+	ck_assert_int_eq(npu_raw_alloc(ne->fd, 4096, NPU_DMA_MEM_NORMAL_ONLY, &eaddr,
+				       &ph.handle), 0);
+	ck_assert_int_eq(npu_raw_ioctl(ne->fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph), 0);
 	ph.handle = 0;
-	ck_assert_int_eq(npu_raw_ioctl(ns.fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph), 0);
+	ck_assert_int_eq(npu_raw_ioctl(ns->fd, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph), 0);
 	close(ph.fd);
-	mi = (struct npu_dma_mem_info){ .handle = ph.handle };
-	ck_assert_int_eq(npu_raw_ioctl(ns.fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi), 0);
-	d = npu_raw_copy(ns.dev, mi.dev_addr, 4096, 0);
-	ck_assert_int_eq(npu_raw_run(&ns.q, &d), 0);
+	mi.handle = ph.handle;
+	ck_assert_int_eq(npu_raw_ioctl(ns->fd, DRM_IOCTL_NPU_DMA_MEM_INFO, &mi), 0);
+	*handle = ph.handle;
+	*dev = mi.dev_addr;
+	return e;
+}
 
-	pci_address(e, addr, sizeof(addr));
-	snprintf(path, sizeof(path), "%s/unbind", drv);
-	ck_assert_int_eq(t_write_file(path, addr), 0);
-	ck_assert(!t_npu_find(e, NULL));
-	ck_assert_int_eq(npu_raw_run(&ns.q, &d), -ENODEV);
-	d = npu_raw_copy(mi.dev_addr, ns.dev, 4096, 0);
-	ck_assert_int_eq(npu_raw_run(&ns.q, &d), -ENODEV);
-	gc.handle = ph.handle;
-	ck_assert_int_eq(npu_raw_ioctl(ns.fd, DRM_IOCTL_GEM_CLOSE, &gc), 0);
-	npu_close(&ns);
-	close(ne.fd);
-	munmap(ne.q.map, ne.q.map_size);
-	close(ne.q.efd);
+/* Close what import_edu_buf() opened; bind edu NPU @e again. */
+static void import_edu_close(struct npu *ne, struct npu *ns, uint32_t handle,
+			     int e, const char *addr)
+{
+	char path[128], drv[] = "/sys/bus/pci/drivers/npu_dma_edu";
+	struct drm_gem_close gc = { .handle = handle };
+
+	ck_assert_int_eq(npu_raw_ioctl(ns->fd, DRM_IOCTL_GEM_CLOSE, &gc), 0);
+	npu_close(ns);
+	close(ne->fd);
+	munmap(ne->q.map, ne->q.map_size);
+	close(ne->q.efd);
 
 	snprintf(path, sizeof(path), "%s/bind", drv);
 	ck_assert_int_eq(t_write_file(path, addr), 0);
 	ck_assert(t_npu_wait(e, 5000));
+}
+
+/* Unbind edu NPU @e from the driver; its PCI address in @addr. */
+static void unbind_edu(int e, char *addr, size_t size)
+{
+	pci_address(e, addr, size);
+	ck_assert_int_eq(t_write_file("/sys/bus/pci/drivers/npu_dma_edu/unbind",
+				      addr), 0);
+	ck_assert(!t_npu_find(e, NULL));
+}
+
+/*
+ * A sim NPU imports an edu NPU's buffer as a dma-buf (its engine reaches
+ * the card's pages by bus address); the card is then unbound, its memory
+ * freed with it: copies through the import fail, nothing reads a freed
+ * page (the sanitizer kernel would say), and the import closes cleanly.
+ */
+START_TEST(test_import_of_unbound_edu)
+{
+	struct npu_dma_desc d;
+	struct npu ne, ns;
+	uint64_t idev;
+	uint32_t h;
+	char addr[64];
+	int e = import_edu_buf(&ne, &ns, &h, &idev);
+
+	T_SKIP_UNLESS(e >= 0, "needs an edu and a sim NPU");
+	d = npu_raw_copy(ns.dev, idev, 4096, 0);
+	ck_assert_int_eq(npu_raw_run(&ns.q, &d), 0);
+
+	unbind_edu(e, addr, sizeof(addr));
+	ck_assert_int_eq(npu_raw_run(&ns.q, &d), -ENODEV);
+	d = npu_raw_copy(idev, ns.dev, 4096, 0);
+	ck_assert_int_eq(npu_raw_run(&ns.q, &d), -ENODEV);
+	import_edu_close(&ne, &ns, h, e, addr);
+}
+END_TEST
+
+/*
+ * As above, for a batch: its members copy from the import, validated
+ * while the card is there and held behind a barrier until it is gone.
+ * They fail with -ENODEV when they run, as a single copy does; they
+ * used to join the batch's shared walk without holding the card's
+ * memory, and the sim engine read it after the unbind had freed it.
+ */
+START_TEST(test_import_batch_of_unbound_edu)
+{
+	uint64_t idev, last, bseq;
+	struct npu_dma_desc d[5];
+	struct npu ne, ns;
+	uint32_t h, errs;
+	char addr[64];
+	int e = import_edu_buf(&ne, &ns, &h, &idev);
+
+	T_SKIP_UNLESS(e >= 0, "needs an edu and a sim NPU");
+	errs = ns.q.ctrl->error_count;
+	d[0] = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_HOST_BARRIER };
+	d[1] = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_BATCH_BEGIN };
+	d[2] = npu_raw_copy(ns.dev, idev, 2048, 0);
+	d[3] = npu_raw_copy(ns.dev + 2048, idev + 2048, 2048, 0);
+	d[4] = (struct npu_dma_desc){ .opcode = NPU_DMA_OP_BATCH_END };
+	last = npu_raw_push_n(&ns.q, d, 5);
+	ck_assert_int_eq(npu_raw_submit(&ns.q), 5);
+	bseq = npu_raw_wait_barrier(&ns.q, 30000);
+	ck_assert_uint_eq(bseq, last - 4);
+
+	unbind_edu(e, addr, sizeof(addr));
+	ck_assert_int_eq(npu_raw_release(&ns.q, bseq), 0);
+	ck_assert_int_eq(npu_raw_wait(&ns.q, last, 30000), 0);
+	ck_assert_uint_eq(ns.q.ctrl->error_count - errs, 2);
+	ck_assert_int_eq(ns.q.ctrl->last_error, -ENODEV);
+	round_trip(&ns, 8192, 611);
+	import_edu_close(&ne, &ns, h, e, addr);
 }
 END_TEST
 
@@ -474,6 +545,7 @@ static Suite *peer_suite(void)
 	tcase_add_test(tc, test_other_process_peer_memory);
 	tcase_add_test(tc, test_peer_unbound);
 	tcase_add_test(tc, test_import_of_unbound_edu);
+	tcase_add_test(tc, test_import_batch_of_unbound_edu);
 	suite_add_tcase(s, tc);
 
 	tcase_set_timeout(tr, 300);
